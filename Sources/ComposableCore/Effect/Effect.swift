@@ -1,0 +1,112 @@
+/// Work a reducer asks the store to do after it changed state: send more actions, run async
+/// operations, cancel in-flight work.
+///
+/// ```swift
+/// case .refreshTapped:
+///   return .run(modifying: State.self) { send, state in
+///     let revision = try await client.refresh()
+///     await state.modify { $0.revision = revision }
+///   }
+///   .cancellable(id: CancelID.refresh, cancelInFlight: true)
+/// ```
+///
+/// Effects are values: building one does no work. The store starts them after the reduce that
+/// returned them, with the dependencies and issue reporters that were in force during that reduce.
+public struct Effect<Action: Sendable>: Sendable {
+  indirect enum Operation: Sendable {
+    case none
+    case send(Action)
+    case run(RunOperation<Action>)
+    case merge([Effect])
+    case concatenate([Effect])
+    case cancellable(EffectKey, cancelInFlight: Bool, Effect)
+    case cancel(EffectKey)
+  }
+
+  let operation: Operation
+
+  init(_ operation: Operation) {
+    self.operation = operation
+  }
+
+  /// An effect that does nothing.
+  public static var none: Self { Self(.none) }
+
+  /// An effect that sends `action` synchronously, right after the current action, in the same
+  /// batch.
+  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+
+  /// Runs all `effects` at once.
+  public static func merge(_ effects: Self...) -> Self { merge(effects) }
+
+  /// Runs all `effects` at once.
+  public static func merge(_ effects: [Self]) -> Self {
+    let kept = effects.filter { if case .none = $0.operation { false } else { true } }
+    switch kept.count {
+    case 0: return .none
+    case 1: return kept[0]
+    default: return Self(.merge(kept))
+    }
+  }
+
+  /// Runs `effects` one after another: each starts when everything the previous one started
+  /// has finished.
+  public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
+
+  /// Runs `effects` one after another.
+  public static func concatenate(_ effects: [Self]) -> Self {
+    let kept = effects.filter { if case .none = $0.operation { false } else { true } }
+    switch kept.count {
+    case 0: return .none
+    case 1: return kept[0]
+    default: return Self(.concatenate(kept))
+    }
+  }
+
+  /// This effect and `other`, run at once.
+  public func merge(with other: Self) -> Self { .merge(self, other) }
+
+  /// This effect, then `other`.
+  public func concatenate(with other: Self) -> Self { .concatenate(self, other) }
+
+  /// Makes the effect cancellable by `id`, relative to the reducer's scope.
+  ///
+  /// - Parameter cancelInFlight: cancel work already running under `id` before starting this.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
+    if case .none = operation { return cancelInFlight ? .cancel(id: id) : self }
+    return Self(.cancellable(EffectKey(id: id), cancelInFlight: cancelInFlight, self))
+  }
+
+  /// Cancels the work running under `id` in this reducer's scope. Cancelling an id with nothing
+  /// in flight is a no-op.
+  public static func cancel(id: some Hashable & Sendable) -> Self {
+    Self(.cancel(EffectKey(id: id)))
+  }
+
+  /// Cancels the work running under each of `ids`.
+  public static func cancel(ids: [any Hashable & Sendable]) -> Self {
+    merge(ids.map { Self(.cancel(EffectKey(id: AnyHashableSendable($0)))) })
+  }
+}
+
+/// Cancellation key: an id plus the scope path (Scope / ifLet / forEach components, outermost
+/// first) of the reducer that used it.
+package struct EffectKey: Hashable, Sendable, CustomStringConvertible {
+  package var path: [AnyHashableSendable]
+  package let id: AnyHashableSendable
+
+  package init(id: some Hashable & Sendable, path: [AnyHashableSendable] = []) {
+    self.id = AnyHashableSendable(id)
+    self.path = path
+  }
+
+  package func prefixed(by component: AnyHashableSendable) -> Self {
+    var copy = self
+    copy.path.insert(component, at: 0)
+    return copy
+  }
+
+  package var description: String {
+    path.isEmpty ? "\(id)" : path.map(\.description).joined(separator: "/") + "/\(id)"
+  }
+}

@@ -1,0 +1,41 @@
+/// Sends actions from a running effect back to its store.
+///
+/// ```swift
+/// return .run { send in
+///   await send(.started)
+/// }
+/// ```
+///
+/// Sends from an effect that was cancelled are dropped (so a late answer never lands), and a
+/// send after the effect finished (for example from an escaped `send`) is reported as an issue
+/// and dropped.
+@MainActor
+public struct Send<Action: Sendable>: Sendable {
+  let context: EffectContext<Action>
+
+  nonisolated init(context: EffectContext<Action>) {
+    self.context = context
+  }
+
+  /// Sends `action` to the store, unless this effect was cancelled.
+  public func callAsFunction(
+    _ action: Action,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    guard !Task.isCancelled else { return }
+    guard !context.lifetime.isFinished else {
+      reportIssue(
+        """
+        An effect sent \(action) after it had finished; the action was dropped. Send only from \
+        inside the effect's operation, and await any work it starts.
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+      return
+    }
+    context.send(action)
+  }
+}

@@ -1,0 +1,35 @@
+/// Changes the state of the reducer that started an effect, from inside that effect.
+///
+/// Obtain one from ``Effect/run(modifying:priority:operation:catch:fileID:filePath:line:column:)``.
+/// Like ``Send``, it drops changes from a cancelled effect and reports changes after the effect
+/// finished.
+@MainActor
+public struct StateModifier<State>: Sendable {
+  private let apply: @MainActor @Sendable (StateModification) -> Void
+  private let lifetime: EffectLifetime
+
+  nonisolated init<Action>(context: EffectContext<Action>) {
+    self.apply = context.modify
+    self.lifetime = context.lifetime
+  }
+
+  /// Applies `body` to the reducer's state, in order with the actions the store processes.
+  public func modify(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    _ body: @escaping @Sendable (inout State) -> Void
+  ) {
+    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !Task.isCancelled else { return }
+    guard !lifetime.isFinished else {
+      reportIssue(
+        "An effect modified state after it had finished; the change was dropped.",
+        fileID: fileID, filePath: filePath, line: line, column: column
+      )
+      return
+    }
+    apply(StateModification(body, location: location))
+  }
+}

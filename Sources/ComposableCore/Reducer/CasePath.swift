@@ -1,0 +1,53 @@
+/// An explicit, compile-checked path to one case of an enum: embed a value into the case, or
+/// extract it when the enum is that case.
+///
+/// Swift on Linux has no macros, so case paths are written once per case, as static members,
+/// so that call sites read like TCA's:
+///
+/// ```swift
+/// enum AppAction { case editing(Editing.Action) }
+///
+/// extension CasePath<AppAction, Editing.Action> {
+///   static var editing: Self {
+///     Self(embed: AppAction.editing) { if case .editing(let a) = $0 { a } else { nil } }
+///   }
+/// }
+///
+/// Scope(state: \.editing, action: .editing) { Editing() }
+/// ```
+///
+/// Both operations are O(1) and use no reflection.
+public struct CasePath<Root, Value>: Sendable {
+  private let _embed: @Sendable (Value) -> Root
+  private let _extract: @Sendable (Root) -> Value?
+
+  /// Creates a case path from the case's constructor and a pattern match.
+  public init(
+    embed: @escaping @Sendable (Value) -> Root,
+    extract: @escaping @Sendable (Root) -> Value?
+  ) {
+    self._embed = embed
+    self._extract = extract
+  }
+
+  /// Wraps `value` in the case.
+  public func embed(_ value: Value) -> Root { _embed(value) }
+
+  /// The case's associated value, or `nil` when `root` is another case.
+  public func extract(from root: Root) -> Value? { _extract(root) }
+
+  /// A path through this case and then through `next`.
+  public func appending<Next>(_ next: CasePath<Value, Next>) -> CasePath<Root, Next> {
+    CasePath<Root, Next>(
+      embed: { self.embed(next.embed($0)) },
+      extract: { self.extract(from: $0).flatMap(next.extract(from:)) }
+    )
+  }
+}
+
+extension CasePath where Root == Value {
+  /// The identity path: every value is "in the case".
+  public static var `self`: Self {
+    Self(embed: { $0 }, extract: { $0 })
+  }
+}

@@ -1,0 +1,47 @@
+extension Reducer {
+  /// Runs this reducer, and the effects it returns, with the dependency at `keyPath` set to
+  /// `value`.
+  ///
+  /// ```swift
+  /// Feature().dependency(\.clock, TestClock())
+  /// ```
+  public func dependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    _ value: Value
+  ) -> DependencyModifier<Self> {
+    DependencyModifier(base: self) { $0[keyPath: keyPath] = value }
+  }
+
+  /// Runs this reducer, and the effects it returns, with the type-keyed dependency `value`.
+  ///
+  /// ```swift
+  /// EventApplication()
+  ///   .dependency(authoringClient)
+  ///   .dependency(workspaceClient)
+  /// ```
+  public func dependency<Value: DependencyKey>(_ value: Value) -> DependencyModifier<Self>
+  where Value.Value == Value {
+    DependencyModifier(base: self) { $0[Value.self] = value }
+  }
+
+  /// Runs this reducer, and the effects it returns, with dependencies changed by `update`.
+  public func transformDependencies(
+    _ update: @escaping (inout DependencyValues) -> Void
+  ) -> DependencyModifier<Self> {
+    DependencyModifier(base: self, update: update)
+  }
+}
+
+/// A reducer run with changed dependencies; effects it returns capture them.
+public struct DependencyModifier<Base: Reducer>: Reducer {
+  let base: Base
+  let update: (inout DependencyValues) -> Void
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    var values = DependencyValues.current
+    update(&values)
+    return DependencyValues.$current.withValue(values) {
+      base.reduce(into: &state, action: action)
+    }
+  }
+}

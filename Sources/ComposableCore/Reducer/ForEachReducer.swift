@@ -1,0 +1,115 @@
+extension Reducer {
+  /// Runs `element` on the element an ``IdentifiedAction`` names, before this reducer.
+  ///
+  /// Each element's effects are namespaced by its id (two elements never share a cancellation
+  /// id) and are cancelled when this reducer removes the element. An action for an id that is
+  /// not present is reported as an issue.
+  ///
+  /// Cost per element action: O(1) to find and reduce the element; detecting removals is O(1)
+  /// when the parent did not add or remove elements, O(n) when it did.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .forEach(\.events, action: .events) { EventRow() }
+  /// ```
+  public func forEach<Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<Element.State>> & Sendable,
+    action toElementAction: CasePath<Action, IdentifiedAction<Element.State.ID, Element.Action>>,
+    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> ForEachReducer<Self, Element> where Element.State: Identifiable, Element.State.ID: Sendable {
+    ForEachReducer(
+      parent: self, element: element(), toElements: toElements, toElementAction: toElementAction,
+      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// The reducer ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)`` builds.
+public struct ForEachReducer<Parent: Reducer, Element: Reducer>: Reducer
+where Element.State: Identifiable, Element.State.ID: Sendable {
+  public typealias ID = Element.State.ID
+
+  let parent: Parent
+  let element: Element
+  let toElements: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
+  let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  let location: IssueLocation
+
+  private struct ElementLifetime: Hashable, Sendable {}
+
+  /// The scope path component of one element.
+  private struct ElementComponent: Hashable, Sendable {
+    let elements: AnyHashableSendable
+    let id: ID
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let elementEffect = reduceElement(into: &state, action: action)
+    let before = state[keyPath: toElements].structureSnapshot
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let removed = before.removedIDs(in: state[keyPath: toElements])
+    return .merge(elementEffect, parentEffect, cancellations(removed))
+  }
+
+  private func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    guard case .element(let id, let elementAction) = toElementAction.extract(from: action) else {
+      return .none
+    }
+    let effect = state[keyPath: toElements].modify(id: id) {
+      element.reduce(into: &$0, action: elementAction)
+    }
+    guard let effect else {
+      reportIssue(
+        """
+        forEach received \(elementAction) for id \(id), which is not in \(toElements); it was \
+        ignored. Send element actions only while the element exists.
+        """,
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column
+      )
+      return .none
+    }
+    if case .none = effect.operation { return .none }
+    let keyPath = toElements
+    let embed = toElementAction.embed
+    return effect
+      .cancellable(id: ElementLifetime())
+      .transformed(
+        action: { embed(.element(id: id, action: $0)) },
+        component: component(id),
+        modification: { modification in
+          StateModification.lift(
+            modification,
+            describing: "\(keyPath)[id: \(id)]",
+            embed: Self.embedding(id: id, in: keyPath)
+          )
+        }
+      )
+  }
+
+  private func cancellations(_ removed: [ID]) -> Effect<Parent.Action> {
+    .merge(removed.map {
+      Effect(.cancel(EffectKey(id: ElementLifetime(), path: [component($0)])))
+    })
+  }
+
+  /// Applies an element change inside the parent.
+  private static func embedding(
+    id: ID,
+    in keyPath: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
+  ) -> @Sendable (inout Parent.State, (inout Element.State) -> Void) -> Bool {
+    // A @Sendable closure here may not capture the element's Identifiable conformance
+    // (SendableMetatypes); the plain closure is only ever called on the main actor.
+    assumeSendable { (parent: inout Parent.State, body: (inout Element.State) -> Void) in
+      parent[keyPath: keyPath].modify(id: id, body) != nil
+    }
+  }
+
+  private func component(_ id: ID) -> AnyHashableSendable {
+    AnyHashableSendable(ElementComponent(elements: AnyHashableSendable(toElements), id: id))
+  }
+}

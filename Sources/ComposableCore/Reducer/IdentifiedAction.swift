@@ -1,0 +1,24 @@
+/// The action of one element of an ``IdentifiedArray``, addressed by its id; used by
+/// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
+///
+/// ```swift
+/// enum Action { case events(IdentifiedAction<Event.ID, EventRow.Action>) }
+/// store.send(.events(.element(id: event.id, action: .rename("Gala"))))
+/// ```
+public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
+  case element(id: ID, action: Action)
+
+  /// The element's id.
+  public var id: ID {
+    switch self { case .element(let id, _): id }
+  }
+
+  /// The element's action.
+  public var action: Action {
+    switch self { case .element(_, let action): action }
+  }
+}
+
+extension IdentifiedAction: Equatable where Action: Equatable {}
+extension IdentifiedAction: Hashable where Action: Hashable {}
+extension IdentifiedAction: Sendable where Action: Sendable {}

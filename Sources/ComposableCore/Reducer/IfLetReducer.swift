@@ -1,0 +1,95 @@
+extension Reducer {
+  /// Runs `child` on optional child state when it is present, before this reducer.
+  ///
+  /// When this reducer sets the child state to `nil`, every effect the child started is
+  /// cancelled. A child action that arrives while the state is `nil` is reported as an issue.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.proposalForm, action: .proposalForm) { ProposalForm() }
+  /// ```
+  public func ifLet<Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, Child.State?> & Sendable,
+    action toChildAction: CasePath<Action, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> IfLetReducer<Self, Child> {
+    IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
+      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+/// The reducer ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)`` builds.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Child
+  let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  let toChildAction: CasePath<Parent.Action, Child.Action>
+  let location: IssueLocation
+
+  /// The id every child effect is also registered under, so all of them can be cancelled.
+  private struct ChildLifetime: Hashable, Sendable {}
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let childEffect = reduceChild(into: &state, action: action)
+    let wasPresent = state[keyPath: toChildState] != nil
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let removal: Effect<Parent.Action> =
+      wasPresent && state[keyPath: toChildState] == nil
+      ? Effect(.cancel(EffectKey(id: ChildLifetime(), path: [AnyHashableSendable(toChildState)])))
+      : .none
+    return .merge(childEffect, parentEffect, removal)
+  }
+
+  private func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    var effect: Effect<Child.Action> = .none
+    let present = state[keyPath: toChildState].modifyIfPresent {
+      effect = child.reduce(into: &$0, action: childAction)
+    }
+    guard present else {
+      reportIssue(
+        """
+        ifLet received the child action \(childAction) while \(toChildState) was nil; it was \
+        ignored. Send child actions only while the child state exists.
+        """,
+        fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column
+      )
+      return .none
+    }
+    if case .none = effect.operation { return .none }
+    let keyPath = toChildState
+    return effect
+      .cancellable(id: ChildLifetime())
+      .transformed(
+        action: toChildAction.embed,
+        component: AnyHashableSendable(keyPath),
+        modification: { modification in
+          StateModification.lift(
+            modification,
+            describing: "\(keyPath)"
+          ) { (parent: inout Parent.State, body) in
+            parent[keyPath: keyPath].modifyIfPresent(body)
+          }
+        }
+      )
+  }
+}
+
+extension Optional {
+  /// Applies `body` to the wrapped value in place; returns whether there was one.
+  @discardableResult
+  mutating func modifyIfPresent(_ body: (inout Wrapped) -> Void) -> Bool {
+    guard case .some(var wrapped) = self else { return false }
+    self = nil  // drop the second reference so `body` mutates uniquely, without a copy
+    body(&wrapped)
+    self = .some(wrapped)
+    return true
+  }
+}

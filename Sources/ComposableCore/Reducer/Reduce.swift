@@ -1,0 +1,50 @@
+/// A reducer made from a closure.
+///
+/// ```swift
+/// Reduce { state, action in
+///   switch action {
+///   case .increment:
+///     state.count += 1
+///     return .none
+///   }
+/// }
+/// ```
+public struct Reduce<State, Action: Sendable>: Reducer {
+  private let run: (inout State, Action) -> Effect<Action>
+
+  /// Creates a reducer from `reduce`.
+  public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self.run = reduce
+  }
+
+  /// Erases `reducer`'s type.
+  public init<R: Reducer>(_ reducer: R) where R.State == State, R.Action == Action {
+    self.run = reducer.reduce(into:action:)
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    run(&state, action)
+  }
+}
+
+/// Groups reducers that run in order on the same state, so modifiers apply to all of them.
+///
+/// ```swift
+/// CombineReducers {
+///   Scope(state: \.a, action: .a) { A() }
+///   Scope(state: \.b, action: .b) { B() }
+/// }
+/// .dependency(\.clock, clock)
+/// ```
+public struct CombineReducers<State, Action: Sendable, Reducers: Reducer>: Reducer
+where Reducers.State == State, Reducers.Action == Action {
+  private let reducers: Reducers
+
+  public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
+    self.reducers = build()
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    reducers.reduce(into: &state, action: action)
+  }
+}

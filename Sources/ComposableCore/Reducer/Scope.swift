@@ -1,0 +1,47 @@
+/// Runs a child reducer on part of the parent's state, for the parent actions of one case.
+///
+/// ```swift
+/// var body: some Reducer<State, Action> {
+///   Scope(state: \.editing, action: .editing) { Editing() }
+///   Reduce { state, action in … }   // runs after the child
+/// }
+/// ```
+///
+/// The child's effects are lifted: their actions are embedded in the case, their cancellation
+/// ids are namespaced under the state key path (so a child's ids never collide with a
+/// sibling's), and their state modifications reach `state[keyPath: toChildState]`.
+public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
+  private let toChildState: WritableKeyPath<ParentState, Child.State> & Sendable
+  private let toChildAction: CasePath<ParentAction, Child.Action>
+  private let child: Child
+
+  public init(
+    state toChildState: WritableKeyPath<ParentState, Child.State> & Sendable,
+    action toChildAction: CasePath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child()
+  }
+
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    if case .none = effect.operation { return .none }
+    let keyPath = toChildState
+    return effect.transformed(
+      action: toChildAction.embed,
+      component: AnyHashableSendable(keyPath),
+      modification: { modification in
+        StateModification.lift(
+          modification,
+          describing: "\(keyPath)"
+        ) { (parent: inout ParentState, body) in
+          body(&parent[keyPath: keyPath])
+          return true
+        }
+      }
+    )
+  }
+}
