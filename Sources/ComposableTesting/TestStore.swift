@@ -1,0 +1,508 @@
+import ComposableCore
+
+/// Drives a feature in a test and asserts everything it does: each state change an action
+/// causes, each action its effects send back, each change effects apply directly, and that no
+/// work is left over.
+///
+/// ```swift
+/// @MainActor @Test func refresh() async {
+///   let store = TestStore(initialState: Feature.State()) {
+///     Feature()
+///   } withDependencies: {
+///     $0.numbers = NumbersClient(fetch: { 42 })
+///   }
+///   await store.send(.refreshTapped)
+///   await store.receiveModification { $0.number = 42 }
+/// }
+/// ```
+///
+/// Exhaustive by default: a state change you did not assert, an action or modification you
+/// did not receive, or an effect still running when the store is released fails the test with
+/// a message that says how to fix it. Set ``exhaustivity`` to `.off` for integration-style
+/// stories that assert only what matters.
+///
+/// Waiting is driven by the store's own signals (an item received, an effect finished) and by
+/// ``TestClock``; ``timeout`` only bounds how long a wait may last before it fails.
+@MainActor
+public final class TestStore<State: Equatable, Action: Sendable> {
+  /// How strictly the store asserts.
+  public enum Exhaustivity: Sendable, Equatable {
+    /// Every change, received item and running effect must be asserted.
+    case on
+    /// Only what a test asserts is checked; unasserted items are skipped.
+    case off
+  }
+
+  /// How strictly the store asserts. Defaults to `.on`.
+  public var exhaustivity: Exhaustivity = .on {
+    didSet { syncLedger() }
+  }
+
+  /// The longest a `receive` or `finish` waits for an effect before failing. Defaults to one
+  /// second; waits end as soon as the awaited signal arrives.
+  public var timeout: Duration
+
+  /// The dependencies every reduce and effect of this store runs with. Changing them affects
+  /// actions sent afterwards.
+  public var dependencies: DependencyValues {
+    get { context.dependencies }
+    set { context.dependencies = newValue }
+  }
+
+  /// The store's current state (including changes not yet asserted).
+  public var state: State { engine.state }
+
+  private let engine: StoreEngine<State, Action>
+  private let context: TestContext
+  private let defaultReporters: [any IssueReporter]
+  private let ledger = LockIsolated(Ledger())
+  private let creation: IssueLocation
+  private var expectedState: State
+  private var received: [Received] = []
+  private var sentSnapshot: State?
+  private var waiter: (id: UInt64, continuation: CheckedContinuation<Bool, Never>)?
+  private var lastWaiterID: UInt64 = 0
+
+  /// Creates a test store.
+  ///
+  /// - Parameters:
+  ///   - prepareDependencies: overrides for this test. Everything else answers its
+  ///     `testValue`.
+  public init<R: Reducer>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where R.State == State, R.Action == Action {
+    var dependencies = DependencyValues.current
+    dependencies.context = .test
+    prepareDependencies(&dependencies)
+    let reporters = IssueReporters.scoped ?? [TestIssueReporter()]
+    let context = TestContext(dependencies: dependencies, reporters: reporters)
+    self.context = context
+    self.defaultReporters = reporters
+    self.timeout = timeout
+    self.creation = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.expectedState = initialState
+    self.engine = StoreEngine(
+      initialState: initialState, reducer: TestReducer(base: reducer(), context: context))
+    engine.recordsEffectOrigins = true
+    engine.didProcess = { [weak self] item, state in self?.didProcess(item, state: state) }
+    engine.registry.effectsDidChange = { [weak self] in
+      self?.syncLedger()
+      self?.wake()
+    }
+    syncLedger()
+  }
+
+  deinit {
+    let ledger = ledger.current
+    let origins = engine.registry.origins
+    engine.registry.cancelAll()
+    guard ledger.exhaustive else { return }
+    if !ledger.unhandled.isEmpty {
+      report(
+        """
+        The store received \(ledger.unhandled.count) item(s) the test never asserted:
+        \(ledger.unhandled.map { "  • \($0)" }.joined(separator: "\n"))
+        Assert each with `await store.receive(…)` or `await store.receiveModification { … }`, \
+        or set `store.exhaustivity = .off`.
+        """,
+        at: creation, to: defaultReporters
+      )
+    }
+    if !origins.isEmpty {
+      report(
+        """
+        \(origins.count) effect(s) were still running when the test ended, started by:
+        \(origins.map { "  • \($0)" }.joined(separator: "\n"))
+        Await them with `await store.finish()`, cancel them in the feature (for example with \
+        `.cancel(id:)`), or call `store.skipInFlightEffects()` where leaving them is intended.
+        """,
+        at: creation, to: defaultReporters
+      )
+    }
+  }
+
+  // MARK: Sending
+
+  /// Sends `action` and asserts the state change it causes.
+  ///
+  /// - Parameter updateStateToExpectedResult: mutate the state before the action into the state
+  ///   you expect after it. Omit it when the action changes nothing.
+  /// - Returns: the task of the action's effects.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> StoreTask {
+    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    activateReporters()
+    if !received.isEmpty {
+      if exhaustivity == .on {
+        fail(
+          """
+          Must handle \(received.count) received item(s) before sending \(action):
+          \(received.map { "  • \($0.description)" }.joined(separator: "\n"))
+          Assert them with `await store.receive(…)` / `receiveModification`, or set \
+          `store.exhaustivity = .off`.
+          """,
+          at: location
+        )
+      }
+      received.removeAll()
+      syncLedger()
+    }
+    let before = exhaustivity == .on ? expectedState : engine.state
+    sentSnapshot = nil
+    let task = engine.send(action)
+    let after = sentSnapshot ?? engine.state
+    assertChange(from: before, to: after, updateStateToExpectedResult, "after sending \(action)", at: location)
+    expectedState = after
+    return task
+  }
+
+  // MARK: Receiving
+
+  /// Asserts the next item from an effect is `expected`, and the state change it caused.
+  public func receive(
+    _ expected: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await receive(
+      .action("\(expected)") { $0 == expected }, timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts the next item from an effect is an action of the case `casePath`.
+  public func receive<Value>(
+    _ casePath: CasePath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      .action("an action matching the case path") { casePath.extract(from: $0) != nil },
+      timeout: timeout, assert: updateStateToExpectedResult,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts the next item from an effect is an action satisfying `predicate`.
+  public func receive(
+    matching predicate: @escaping (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      .action("an action matching the predicate", predicate), timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts the next item from an effect is a direct state modification
+  /// (`state.modify { … }`), and the change it made.
+  public func receiveModification(
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      .modification, timeout: timeout, assert: updateStateToExpectedResult,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  private func receive(
+    _ expectation: Expectation,
+    timeout: Duration?,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: IssueLocation
+  ) async {
+    activateReporters()
+    guard await waitForItem(matching: expectation, timeout: timeout ?? self.timeout, at: location)
+    else { return }
+    if exhaustivity == .off {
+      while let first = received.first, !expectation.matches(first.item) {
+        received.removeFirst()
+      }
+    }
+    guard !received.isEmpty else { return }
+    let next = received.removeFirst()
+    syncLedger()
+    guard expectation.matches(next.item) else {
+      fail(
+        "Expected to receive \(expectation.description), but received \(next.description).",
+        at: location
+      )
+      expectedState = next.state
+      return
+    }
+    let before = exhaustivity == .on ? expectedState : next.state
+    assertChange(from: before, to: next.state, updateStateToExpectedResult, "after receiving \(next.description)", at: location)
+    expectedState = next.state
+  }
+
+  // MARK: Finishing
+
+  /// Waits until every effect has finished. Fails, listing what started them, when some are
+  /// still running after `timeout`.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    activateReporters()
+    let limit = timeout ?? self.timeout
+    while engine.registry.count > 0 {
+      guard await waitForProgress(limit) else {
+        let origins = engine.registry.origins
+        fail(
+          """
+          Expected effects to finish within \(limit), but \(origins.count) are still running, \
+          started by:
+          \(origins.map { "  • \($0)" }.joined(separator: "\n"))
+          If they wait on a TestClock, advance it; if they never end, cancel them in the feature.
+          """,
+          at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
+        return
+      }
+    }
+  }
+
+  /// Drops received items the test does not want to assert.
+  public func skipReceivedActions() {
+    received.removeAll()
+    expectedState = engine.state
+    syncLedger()
+  }
+
+  /// Cancels every running effect, so the end-of-test check does not report them.
+  public func skipInFlightEffects() {
+    engine.cancelAllEffects()
+  }
+
+  /// Whether an effect the root reducer made cancellable with `id` is running.
+  public func isEffectInFlight(_ id: some Hashable & Sendable) -> Bool {
+    engine.isInFlight(id, path: [])
+  }
+
+  // MARK: Bookkeeping
+
+  private func didProcess(_ item: StoreEngine<State, Action>.Item, state: State) {
+    switch item {
+    case .action(_, .external):
+      sentSnapshot = state
+    case .action(let action, .effect):
+      received.append(Received(item: .action(action), state: state))
+    case .modification(let location):
+      received.append(Received(item: .modification(location), state: state))
+    }
+    syncLedger()
+    wake()
+  }
+
+  private func waitForItem(matching expectation: Expectation, timeout: Duration, at location: IssueLocation) async -> Bool {
+    while true {
+      let available = exhaustivity == .on
+        ? !received.isEmpty
+        : received.contains { expectation.matches($0.item) }
+      if available { return true }
+      guard engine.registry.count > 0 else {
+        fail(
+          "Expected to receive \(expectation.description), but nothing was received and no effects are running.",
+          at: location
+        )
+        return false
+      }
+      guard await waitForProgress(timeout) else {
+        let origins = engine.registry.origins
+        fail(
+          """
+          Expected to receive \(expectation.description), but nothing arrived within \(timeout). \
+          Effects still running were started by:
+          \(origins.map { "  • \($0)" }.joined(separator: "\n"))
+          If they wait on a TestClock, advance it first.
+          """,
+          at: location
+        )
+        return false
+      }
+    }
+  }
+
+  /// Suspends until an item is received or an effect finishes (`true`), or `timeout` passes
+  /// (`false`).
+  private func waitForProgress(_ timeout: Duration) async -> Bool {
+    lastWaiterID += 1
+    let id = lastWaiterID
+    let timer = Task { [weak self] in
+      try? await Task.sleep(for: timeout)
+      self?.resumeWaiter(id, progressed: false)
+    }
+    defer { timer.cancel() }
+    return await withCheckedContinuation { continuation in
+      waiter = (id, continuation)
+    }
+  }
+
+  private func wake() {
+    if let waiter { resumeWaiter(waiter.id, progressed: true) }
+  }
+
+  private func resumeWaiter(_ id: UInt64, progressed: Bool) {
+    guard let waiter, waiter.id == id else { return }
+    self.waiter = nil
+    waiter.continuation.resume(returning: progressed)
+  }
+
+  private func assertChange(
+    from before: State,
+    to after: State,
+    _ update: ((inout State) throws -> Void)?,
+    _ moment: String,
+    at location: IssueLocation
+  ) {
+    var expected = exhaustivity == .on ? before : after
+    if let update {
+      do {
+        try update(&expected)
+      } catch {
+        fail("The state assertion \(moment) threw: \(error)", at: location)
+        return
+      }
+    } else if exhaustivity == .off {
+      return
+    }
+    if expected != after {
+      let diff = LineDiff.render(expected: StateDump.lines(of: expected), actual: StateDump.lines(of: after))
+      fail("State was not as expected \(moment): (−expected +actual)\n\(diff)", at: location)
+    } else if exhaustivity == .on, update != nil, after == before {
+      fail(
+        """
+        Expected state to change \(moment), but no change occurred. If no change is expected, \
+        omit the assertion closure.
+        """,
+        at: location
+      )
+    }
+  }
+
+  private func activateReporters() {
+    context.reporters = IssueReporters.scoped ?? defaultReporters
+  }
+
+  private func fail(_ message: String, at location: IssueLocation) {
+    report(message, at: location, to: context.reporters)
+  }
+
+  private func syncLedger() {
+    let unhandled = received.map(\.description)
+    let exhaustive = exhaustivity == .on
+    ledger.withValue {
+      $0.unhandled = unhandled
+      $0.exhaustive = exhaustive
+    }
+  }
+
+  private struct Received {
+    enum Item {
+      case action(Action)
+      case modification(IssueLocation)
+    }
+    let item: Item
+    let state: State
+
+    var description: String {
+      switch item {
+      case .action(let action): "\(action)"
+      case .modification(let location): "a state modification (\(location))"
+      }
+    }
+  }
+
+  private enum Expectation {
+    case action(String, (Action) -> Bool)
+    case modification
+
+    var description: String {
+      switch self {
+      case .action(let description, _): description
+      case .modification: "a state modification"
+      }
+    }
+
+    func matches(_ item: Received.Item) -> Bool {
+      switch (self, item) {
+      case (.action(_, let predicate), .action(let action)): predicate(action)
+      case (.modification, .modification): true
+      default: false
+      }
+    }
+  }
+}
+
+/// What the end-of-test check needs, readable from the nonisolated deinitializer.
+private struct Ledger: Sendable {
+  var unhandled: [String] = []
+  var exhaustive = true
+}
+
+private func report(_ message: String, at location: IssueLocation, to reporters: [any IssueReporter]) {
+  for reporter in reporters { reporter.reportIssue(message, at: location) }
+}
+
+/// The dependencies and reporters a test store's reducer runs with; mutable between sends.
+/// Owned by one test store and used only on the main actor.
+final class TestContext {
+  var dependencies: DependencyValues
+  var reporters: [any IssueReporter]
+
+  init(dependencies: DependencyValues, reporters: [any IssueReporter]) {
+    self.dependencies = dependencies
+    self.reporters = reporters
+  }
+}
+
+/// Runs the tested reducer with the test context installed.
+struct TestReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let context: TestContext
+
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    DependencyValues.$current.withValue(context.dependencies) {
+      IssueReporters.$scoped.withValue(context.reporters) {
+        base.reduce(into: &state, action: action)
+      }
+    }
+  }
+}
