@@ -20,9 +20,15 @@ public struct DependencyValues: Sendable {
   @TaskLocal public static var current = DependencyValues()
 
   private var storage: [ObjectIdentifier: any Sendable] = [:]
+  private var defaults = DefaultValueCache.shared
 
   /// Which default (`liveValue`, `previewValue`, `testValue`) an unset key answers.
-  public var context: DependencyContext = .live
+  ///
+  /// Setting it starts a fresh cache of default values, so each `TestStore` (which sets
+  /// `.test`) gets its own test values: an incrementing UUID generator starts again at zero.
+  public var context: DependencyContext = .live {
+    didSet { defaults = DefaultValueCache() }
+  }
 
   public init() {}
 
@@ -32,7 +38,7 @@ public struct DependencyValues: Sendable {
       if let value = storage[ObjectIdentifier(key)] as? Key.Value {
         return value
       }
-      return DefaultValueCache.shared.value(for: key, context: context)
+      return defaults.value(for: key, context: context)
     }
     set {
       storage[ObjectIdentifier(key)] = newValue
@@ -40,8 +46,8 @@ public struct DependencyValues: Sendable {
   }
 }
 
-/// Default values are computed once per key and context, so a `liveValue` that owns resources
-/// is a single instance for the process.
+/// Default values are computed once per key and context and cache, so a `liveValue` that owns
+/// resources is a single instance for the process.
 private final class DefaultValueCache: Sendable {
   static let shared = DefaultValueCache()
 

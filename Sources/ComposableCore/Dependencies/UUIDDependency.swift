@@ -27,8 +27,7 @@ public struct UUIDGenerator: Sendable, DependencyKey {
   /// Random UUIDs.
   public static let liveValue = UUIDGenerator { UUID() }
 
-  /// Each test store gets its own sequence, because `testValue` is read once per context; use
-  /// `.incrementing` explicitly for a fresh sequence.
+  /// An incrementing sequence; each test store gets its own (see ``DependencyValues/context``).
   public static var testValue: UUIDGenerator { .incrementing }
 
   /// 00000000-0000-0000-0000-000000000000, then …0001, and so on.
