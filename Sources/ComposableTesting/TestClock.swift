@@ -130,10 +130,12 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// Gives tasks woken by the clock a chance to run before time moves again.
-  private func settle() async {
-    for _ in 0..<8 {
-      await Task.detached(priority: .low) { await Task.yield() }.value
-    }
+}
+
+/// Gives tasks that were just resumed a chance to run to their next suspension: a bounded
+/// number of scheduler round trips, no wall-clock waiting.
+func settle() async {
+  for _ in 0..<8 {
+    await Task.detached(priority: .low) { await Task.yield() }.value
   }
 }

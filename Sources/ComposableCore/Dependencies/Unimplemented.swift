@@ -27,5 +27,10 @@ public func unimplemented<each Argument, Result>(
 /// Thrown by an ``unimplemented(_:fileID:filePath:line:column:)`` endpoint after it reported.
 public struct UnimplementedEndpoint: Error, Equatable, CustomStringConvertible {
   public let endpoint: String
+
+  public init(endpoint: String) {
+    self.endpoint = endpoint
+  }
+
   public var description: String { "unimplemented endpoint \(endpoint)" }
 }

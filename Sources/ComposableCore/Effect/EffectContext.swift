@@ -28,9 +28,17 @@ struct EffectContext<Action: Sendable>: Sendable {
   }
 }
 
-/// Whether an effect's work has finished; sends after that are programmer errors.
-@MainActor
-final class EffectLifetime: Sendable {
-  var isFinished = false
-  nonisolated init() {}
+/// Whether an effect's operation has returned; sends after that are programmer errors.
+///
+/// Marked from the effect's own thread the moment its operation returns, before the store's
+/// bookkeeping runs on the main actor, so "still running" checks never count an effect that
+/// has only its bookkeeping left.
+package final class EffectLifetime: Sendable {
+  private let finished = LockIsolated(false)
+
+  package init() {}
+
+  package var isFinished: Bool { finished.current }
+
+  func markFinished() { finished.setValue(true) }
 }

@@ -37,6 +37,7 @@ struct RunOperation<Action: Sendable>: Sendable {
         await body(context)
       }
     }
+    context.lifetime.markFinished()
   }
 }
 

@@ -66,6 +66,7 @@ public enum IssueReporters {
 
 /// Runs `operation` with `reporters` receiving every issue reported in it (and in effects the
 /// store starts from it).
+@discardableResult
 public func withIssueReporters<R>(
   _ reporters: [any IssueReporter],
   operation: () throws -> R
@@ -74,6 +75,7 @@ public func withIssueReporters<R>(
 }
 
 /// Runs `operation` with `reporters` receiving every issue reported in it.
+@discardableResult
 public func withIssueReporters<R>(
   _ reporters: [any IssueReporter],
   isolation: isolated (any Actor)? = #isolation,

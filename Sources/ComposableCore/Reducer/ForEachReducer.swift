@@ -12,15 +12,16 @@ extension Reducer {
   /// Reduce { state, action in … }
   ///   .forEach(\.events, action: .events) { EventRow() }
   /// ```
-  public func forEach<Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<Element.State>> & Sendable,
-    action toElementAction: CasePath<Action, IdentifiedAction<Element.State.ID, Element.Action>>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+  public func forEach<ElementState, ElementAction, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ElementState>> & Sendable,
+    action toElementAction: CasePath<Action, IdentifiedAction<ElementState.ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> ForEachReducer<Self, Element> where Element.State: Identifiable, Element.State.ID: Sendable {
+  ) -> ForEachReducer<Self, Element>
+  where ElementState == Element.State, ElementAction == Element.Action, ElementState.ID: Sendable {
     ForEachReducer(
       parent: self, element: element(), toElements: toElements, toElementAction: toElementAction,
       location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -8,15 +8,15 @@ extension Reducer {
   /// Reduce { state, action in … }
   ///   .ifLet(\.proposalForm, action: .proposalForm) { ProposalForm() }
   /// ```
-  public func ifLet<Child: Reducer>(
-    _ toChildState: WritableKeyPath<State, Child.State?> & Sendable,
-    action toChildAction: CasePath<Action, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> then child: () -> Child,
+  public func ifLet<ChildState, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> IfLetReducer<Self, Child> {
+  ) -> IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     IfLetReducer(
       parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
       location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)

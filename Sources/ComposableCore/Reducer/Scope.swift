@@ -15,11 +15,11 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   private let toChildAction: CasePath<ParentAction, Child.Action>
   private let child: Child
 
-  public init(
-    state toChildState: WritableKeyPath<ParentState, Child.State> & Sendable,
-    action toChildAction: CasePath<ParentAction, Child.Action>,
-    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
-  ) {
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
+    action toChildAction: CasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child()

@@ -13,6 +13,10 @@ package final class EffectRegistry: @unchecked Sendable {
     let task: Task<Void, Never>
     var keys: [EffectKey]
     let origin: String?
+    let lifetime: EffectLifetime?
+
+    /// `false` once the effect's operation returned, even before its bookkeeping ran.
+    var isRunning: Bool { lifetime?.isFinished != true }
   }
 
   private var records: [Token: Record] = [:]
@@ -34,9 +38,12 @@ package final class EffectRegistry: @unchecked Sendable {
     tokensByKey[key] != nil
   }
 
-  /// The origin descriptions of the running effects (recorded only when the engine asks).
-  package var origins: [String] {
-    records.keys.sorted().compactMap { records[$0]?.origin }
+  /// What started each effect whose work has not returned yet (recorded only when the engine
+  /// asks), oldest first.
+  package var runningOrigins: [String] {
+    records.keys.sorted().compactMap { token in
+      records[token].flatMap { $0.isRunning ? $0.origin : nil }
+    }
   }
 
   package func makeToken() -> Token {
@@ -44,8 +51,11 @@ package final class EffectRegistry: @unchecked Sendable {
     return lastToken
   }
 
-  package func register(_ token: Token, task: Task<Void, Never>, keys: [EffectKey], origin: String?) {
-    records[token] = Record(task: task, keys: keys, origin: origin)
+  package func register(
+    _ token: Token, task: Task<Void, Never>, keys: [EffectKey], origin: String?,
+    lifetime: EffectLifetime?
+  ) {
+    records[token] = Record(task: task, keys: keys, origin: origin, lifetime: lifetime)
     var keysChanged = false
     for key in keys {
       if tokensByKey[key] == nil { keysChanged = true }

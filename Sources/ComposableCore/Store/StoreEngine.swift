@@ -168,10 +168,9 @@ package final class StoreEngine<State, Action: Sendable> {
     )
     let task = Task(priority: run.priority) { [weak self] in
       await run(context)
-      lifetime.isFinished = true
       self?.registry.finish(token)
     }
-    registry.register(token, task: task, keys: keys, origin: describe(origin))
+    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: lifetime)
     return task
   }
 
@@ -189,7 +188,7 @@ package final class StoreEngine<State, Action: Sendable> {
       }
       self?.registry.finish(token)
     }
-    registry.register(token, task: task, keys: keys, origin: describe(origin))
+    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
     return task
   }
 

@@ -1,0 +1,97 @@
+import ComposableCore
+import Testing
+
+/// A child whose only effect runs until cancelled.
+private struct Poller: Reducer {
+  struct State: Equatable, Identifiable { let id: Int }
+  enum Action: Sendable, Equatable { case start }
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    let name = "poller \(state.id)"
+    return .run { [log] _ in await sleepUntilCancelled(recording: log, as: name) }
+  }
+}
+
+private struct Parent: Reducer {
+  struct State: Equatable {
+    var detail: Poller.State?
+    var rows: IdentifiedArray<Poller.State> = []
+  }
+  enum Action: Sendable, Equatable {
+    case detail(Poller.Action)
+    case rows(IdentifiedAction<Int, Poller.Action>)
+    case closeDetail
+    case removeRow(Int)
+  }
+  let log: Log<String>
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .closeDetail: state.detail = nil
+      case .removeRow(let id): state.rows.remove(id: id)
+      case .detail, .rows: break
+      }
+      return .none
+    }
+    .ifLet(\.detail, action: .detail) { Poller(log: log) }
+    .forEach(\.rows, action: .rows) { Poller(log: log) }
+  }
+}
+
+extension CasePath where Root == Parent.Action, Value == Poller.Action {
+  fileprivate static var detail: Self {
+    Self(embed: Parent.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CasePath where Root == Parent.Action, Value == IdentifiedAction<Int, Poller.Action> {
+  fileprivate static var rows: Self {
+    Self(embed: Parent.Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+  }
+}
+
+@MainActor
+@Suite("Child effect lifetimes")
+struct ChildLifetimeTests {
+  @Test("Setting ifLet state to nil cancels the child's in-flight effects")
+  func ifLetCancelsChildEffects() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(detail: .init(id: 1))) { Parent(log: log) }
+    let running = store.send(.detail(.start))
+    store.send(.closeDetail)
+    await running.finish()
+    #expect(log.all == ["poller 1 cancelled"])
+  }
+
+  @Test("Removing a forEach element cancels its effects and only its effects")
+  func forEachCancelsRemovedElement() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(rows: [.init(id: 1), .init(id: 2)])) {
+      Parent(log: log)
+    }
+    let first = store.send(.rows(.element(id: 1, action: .start)))
+    let second = store.send(.rows(.element(id: 2, action: .start)))
+    store.send(.removeRow(1))
+    await first.finish()
+    #expect(log.all == ["poller 1 cancelled"])
+    #expect(!second.isCancelled)
+    second.cancel()
+    await second.finish()
+    #expect(log.all == ["poller 1 cancelled", "poller 2 cancelled"])
+  }
+
+  @Test("Element and child actions for absent state are reported, not applied")
+  func actionsForAbsentChildrenAreReported() {
+    let recorder = RecordingReporter()
+    let store = Store(initialState: Parent.State()) { Parent(log: Log()) }
+    withIssueReporters([recorder]) {
+      _ = store.send(.detail(.start))
+      _ = store.send(.rows(.element(id: 9, action: .start)))
+    }
+    #expect(recorder.messages.count == 2)
+    #expect(recorder.messages.first?.contains("start while \\State.detail was nil") == true)
+    #expect(recorder.messages.last?.contains("for id 9, which is not in") == true)
+  }
+}

@@ -1,0 +1,188 @@
+import ComposableCore
+import Testing
+
+private enum Work: Hashable, Sendable { case long }
+
+/// A feature whose effects the tests control with gates and logs.
+private struct Jobs: Reducer {
+  struct State: Equatable { var results: [String] = [] }
+  enum Action: Sendable, Equatable {
+    case startTwo
+    case chained
+    case startLong(String, cancelInFlight: Bool)
+    case stopLong
+    case finished(String)
+    case cancelUnknown
+  }
+  let gate: Gate
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .startTwo:
+      return .merge(
+        .run { [gate, log] send in
+          await gate.wait()
+          log.append("first done")
+        },
+        .run { [log] send in
+          await Task.yield()
+          log.append("second done")
+        },
+        .send(.chained)
+      )
+    case .chained:
+      return .run { [gate, log] _ in
+        await gate.wait()
+        log.append("chained done")
+      }
+    case .startLong(let name, let cancelInFlight):
+      return .run { [log] send in
+        await sleepUntilCancelled(recording: log, as: name)
+        await send(.finished(name))  // dropped: the effect was cancelled
+      }
+      .cancellable(id: Work.long, cancelInFlight: cancelInFlight)
+    case .stopLong:
+      return .cancel(id: Work.long)
+    case .finished(let name):
+      state.results.append(name)
+      return .none
+    case .cancelUnknown:
+      return .cancel(id: "nothing runs under this id")
+    }
+  }
+}
+
+@MainActor
+@Suite("Effects and cancellation")
+struct EffectTests {
+  @Test("StoreTask.finish() awaits every effect of the action, including .send chains")
+  func finishAwaitsEveryEffect() async {
+    let gate = Gate()
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: gate, log: log) }
+    let task = store.send(.startTwo)
+    Task { gate.release() }
+    await task.finish()
+    #expect(Set(log.all) == ["first done", "second done", "chained done"])
+  }
+
+  @Test("Cancelling by id stops the effect, drops its late send and clears in-flight status")
+  func cancelByID() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let task = store.send(.startLong("one", cancelInFlight: false))
+    #expect(store.isEffectInFlight(Work.long))
+    store.send(.stopLong)
+    #expect(!store.isEffectInFlight(Work.long))
+    await task.finish()
+    #expect(log.all == ["one cancelled"])
+    #expect(store.results == [])
+  }
+
+  @Test("cancelInFlight cancels the running effect with the same id before starting anew")
+  func cancelInFlight() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let first = store.send(.startLong("one", cancelInFlight: true))
+    let second = store.send(.startLong("two", cancelInFlight: true))
+    await first.finish()
+    #expect(log.all == ["one cancelled"])
+    #expect(store.isEffectInFlight(Work.long))
+    second.cancel()
+    await second.finish()
+    #expect(log.all == ["one cancelled", "two cancelled"])
+    #expect(store.results == [])
+  }
+
+  @Test("Without cancelInFlight, effects under one id run side by side and cancel together")
+  func sharedID() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let first = store.send(.startLong("one", cancelInFlight: false))
+    let second = store.send(.startLong("two", cancelInFlight: false))
+    store.send(.stopLong)
+    await first.finish()
+    await second.finish()
+    #expect(Set(log.all) == ["one cancelled", "two cancelled"])
+  }
+
+  @Test("Cancelling an id with nothing in flight is a no-op, not an issue")
+  func cancelUnknownID() {
+    let recorder = RecordingReporter()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: Log()) }
+    withIssueReporters([recorder]) { _ = store.send(.cancelUnknown) }
+    #expect(recorder.messages.isEmpty)
+  }
+
+  @Test("Each store has its own registry: the same id in two stores never cancels across")
+  func registriesArePerStore() async {
+    let log = Log<String>()
+    let one = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let two = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let running = one.send(.startLong("one", cancelInFlight: false))
+    two.send(.stopLong)
+    #expect(one.isEffectInFlight(Work.long))
+    #expect(log.all.isEmpty)
+    running.cancel()
+    await running.finish()
+    #expect(log.all == ["one cancelled"])
+  }
+
+  @Test("StoreTask.cancel() cancels the action's effects")
+  func storeTaskCancel() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let task = store.send(.startLong("one", cancelInFlight: false))
+    #expect(!task.isCancelled)
+    task.cancel()
+    #expect(task.isCancelled)
+    await task.finish()
+    #expect(log.all == ["one cancelled"])
+    #expect(!store.isEffectInFlight(Work.long))
+  }
+
+  @Test("Effect.concatenate runs one effect after the other")
+  func concatenate() async {
+    let log = Log<String>()
+    let store = Store(initialState: Sequenced.State()) { Sequenced(log: log) }
+    await store.send(.go).finish()
+    #expect(log.all == ["first", "second", "third"])
+    #expect(store.received == ["first", "second"])
+  }
+
+  @Test("Effect.map transforms the actions an effect sends")
+  func map() async {
+    let store = Store(initialState: Sequenced.State()) { Sequenced(log: Log()) }
+    await store.send(.mapped).finish()
+    #expect(store.received == ["mapped 7"])
+  }
+}
+
+private struct Sequenced: Reducer {
+  struct State: Equatable { var received: [String] = [] }
+  enum Action: Sendable, Equatable { case go, mapped, record(String) }
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .go:
+      return .concatenate(
+        .run { [log] send in
+          try await Task.sleep(for: .milliseconds(20))
+          log.append("first")
+          await send(.record("first"))
+        },
+        .send(.record("second")),
+        .run { [log] _ in log.append("third") }
+      )
+      .concatenate(with: .none)
+    case .record(let value):
+      if value == "second" { log.append("second") }
+      state.received.append(value)
+      return .none
+    case .mapped:
+      return Effect<Int>.run { send in await send(7) }.map { .record("mapped \($0)") }
+    }
+  }
+}
