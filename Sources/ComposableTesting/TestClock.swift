@@ -48,6 +48,9 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
     var cancelled: Set<UInt64> = []
     var lastID: UInt64 = 0
+    /// Counts every sleep that started waiting, so `advance` can tell when woken tasks slept
+    /// again.
+    var registrations: UInt64 = 0
   }
 
   private let timeline: LockIsolated<Timeline>
@@ -76,6 +79,7 @@ public final class TestClock: Clock, Sendable {
           if timeline.cancelled.remove(id) != nil { return .cancel }
           if deadline <= timeline.now { return .wake }
           timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+          timeline.registrations += 1
           return .wait
         }
         switch outcome {
@@ -102,9 +106,14 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Moves time forward to `deadline` (never backwards), waking sleepers in order.
+  ///
+  /// After waking the sleepers of one deadline it waits, for a bounded number of scheduler
+  /// round trips, until each woken task has slept on the clock again (a repeating timer) —
+  /// so a timer fires once per period passed, not once per `advance`.
   public func advance(to deadline: Instant) async {
+    await settle()
     while true {
-      await settle()
+      let registrationsBefore = timeline.withValue { $0.registrations }
       let due = timeline.withValue { timeline -> [Sleeper] in
         guard let next = timeline.sleepers.map(\.deadline).min(), next <= deadline else {
           if timeline.now < deadline { timeline.now = deadline }
@@ -117,8 +126,11 @@ public final class TestClock: Clock, Sendable {
       }
       if due.isEmpty { break }
       for sleeper in due { sleeper.continuation.resume() }
+      let woken = UInt64(due.count)
+      await settle(rounds: 200) {
+        self.timeline.withValue { $0.registrations - registrationsBefore >= woken }
+      }
     }
-    await settle()
   }
 
   /// Advances until no task sleeps on the clock.
@@ -133,9 +145,15 @@ public final class TestClock: Clock, Sendable {
 }
 
 /// Gives tasks that were just resumed a chance to run to their next suspension: a bounded
-/// number of scheduler round trips, no wall-clock waiting.
-func settle() async {
-  for _ in 0..<8 {
+/// number of scheduler round trips (ending early once `done` holds), no wall-clock waiting.
+/// `done` is evaluated on the caller's actor.
+func settle(
+  isolation: isolated (any Actor)? = #isolation,
+  rounds: Int = 8,
+  until done: () -> Bool = { false }
+) async {
+  for _ in 0..<rounds {
+    if done() { return }
     await Task.detached(priority: .low) { await Task.yield() }.value
   }
 }

@@ -158,8 +158,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
           at: location
         )
       }
-      received.removeAll()
-      syncLedger()
+      skipReceivedActions()
     }
     let before = exhaustivity == .on ? expectedState : engine.state
     sentSnapshot = nil
@@ -167,6 +166,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let after = sentSnapshot ?? engine.state
     assertChange(from: before, to: after, updateStateToExpectedResult, "after sending \(action)", at: location)
     expectedState = after
+    // Let the new effects begin, so their first sleep reads the clock before the test moves it.
+    await settle(rounds: 10_000) { engine.registry.allEffectsStarted }
     return task
   }
 

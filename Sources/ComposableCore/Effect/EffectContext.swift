@@ -34,11 +34,20 @@ struct EffectContext<Action: Sendable>: Sendable {
 /// bookkeeping runs on the main actor, so "still running" checks never count an effect that
 /// has only its bookkeeping left.
 package final class EffectLifetime: Sendable {
-  private let finished = LockIsolated(false)
+  private let phase = LockIsolated(Phase.scheduled)
+
+  private enum Phase: Comparable {
+    case scheduled, started, finished
+  }
 
   package init() {}
 
-  package var isFinished: Bool { finished.current }
+  /// Whether the operation began executing.
+  package var hasStarted: Bool { phase.current >= .started }
 
-  func markFinished() { finished.setValue(true) }
+  /// Whether the operation returned.
+  package var isFinished: Bool { phase.current == .finished }
+
+  func markStarted() { phase.setValue(.started) }
+  func markFinished() { phase.setValue(.finished) }
 }

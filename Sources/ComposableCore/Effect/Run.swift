@@ -32,6 +32,7 @@ struct RunOperation<Action: Sendable>: Sendable {
 
   /// Runs the body with the captured dependencies and issue reporters re-installed.
   func callAsFunction(_ context: EffectContext<Action>) async {
+    context.lifetime.markStarted()
     await DependencyValues.$current.withValue(dependencies) {
       await IssueReporters.$scoped.withValue(reporters) {
         await body(context)

@@ -38,6 +38,12 @@ package final class EffectRegistry: @unchecked Sendable {
     tokensByKey[key] != nil
   }
 
+  /// Whether every registered effect's operation has begun executing (tests wait for this
+  /// before moving a test clock).
+  package var allEffectsStarted: Bool {
+    records.values.allSatisfy { $0.lifetime?.hasStarted != false }
+  }
+
   /// What started each effect whose work has not returned yet (recorded only when the engine
   /// asks), oldest first.
   package var runningOrigins: [String] {
