@@ -11,6 +11,9 @@ let package = Package(
   products: [
     .library(name: "ComposableCore", targets: ["ComposableCore"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
+    .library(name: "ComposableAuthoring", targets: ["ComposableAuthoring"]),
+    .library(name: "ComposableWorkspace", targets: ["ComposableWorkspace"]),
+    .library(name: "ComposableAuthoringWorkspace", targets: ["ComposableAuthoringWorkspace"]),
   ],
   targets: [
     .target(name: "ComposableCore", path: "Sources/ComposableCore"),
@@ -19,6 +22,13 @@ let package = Package(
       dependencies: ["ComposableCore"],
       path: "Sources/ComposableTesting"
     ),
+    .target(name: "ComposableAuthoring", dependencies: ["ComposableCore"], path: "Sources/Authoring"),
+    .target(name: "ComposableWorkspace", dependencies: ["ComposableCore"], path: "Sources/Workspace"),
+    .target(
+      name: "ComposableAuthoringWorkspace",
+      dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
+      path: "Sources/AuthoringWorkspace"
+    ),
     .testTarget(
       name: "ComposableCoreTests",
       dependencies: ["ComposableCore", "ComposableTesting"]
@@ -26,6 +36,18 @@ let package = Package(
     .testTarget(
       name: "ComposableTestingTests",
       dependencies: ["ComposableCore", "ComposableTesting"]
+    ),
+    .testTarget(
+      name: "AuthoringTests",
+      dependencies: ["ComposableAuthoring", "ComposableTesting"]
+    ),
+    .testTarget(
+      name: "WorkspaceTests",
+      dependencies: ["ComposableWorkspace", "ComposableTesting"]
+    ),
+    .testTarget(
+      name: "AuthoringWorkspaceTests",
+      dependencies: ["ComposableAuthoringWorkspace", "ComposableTesting"]
     ),
   ]
 )
