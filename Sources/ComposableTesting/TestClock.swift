@@ -41,6 +41,8 @@ public final class TestClock: Clock, Sendable {
     let id: UInt64
     let deadline: Instant
     let continuation: CheckedContinuation<Void, any Error>
+    /// The store effect that slept, when it was one.
+    let effect: EffectLifetime?
   }
 
   private struct Timeline {
@@ -48,9 +50,6 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
     var cancelled: Set<UInt64> = []
     var lastID: UInt64 = 0
-    /// Counts every sleep that started waiting, so `advance` can tell when woken tasks slept
-    /// again.
-    var registrations: UInt64 = 0
   }
 
   private let timeline: LockIsolated<Timeline>
@@ -68,6 +67,7 @@ public final class TestClock: Clock, Sendable {
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
+    let effect = EffectLifetime.current
     let id = timeline.withValue { timeline -> UInt64 in
       timeline.lastID += 1
       return timeline.lastID
@@ -78,8 +78,8 @@ public final class TestClock: Clock, Sendable {
         let outcome = timeline.withValue { timeline -> Outcome in
           if timeline.cancelled.remove(id) != nil { return .cancel }
           if deadline <= timeline.now { return .wake }
-          timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-          timeline.registrations += 1
+          timeline.sleepers.append(
+            Sleeper(id: id, deadline: deadline, continuation: continuation, effect: effect))
           return .wait
         }
         switch outcome {
@@ -107,13 +107,13 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward to `deadline` (never backwards), waking sleepers in order.
   ///
-  /// After waking the sleepers of one deadline it waits, for a bounded number of scheduler
-  /// round trips, until each woken task has slept on the clock again (a repeating timer) —
-  /// so a timer fires once per period passed, not once per `advance`.
+  /// After waking the sleepers of one deadline it waits until each woken store effect has
+  /// either slept on the clock again (a repeating timer) or finished — so a timer fires once
+  /// per period passed, not once per `advance`. A woken task that then waits on something
+  /// else is given a bounded number of scheduler round trips.
   public func advance(to deadline: Instant) async {
     await settle()
     while true {
-      let registrationsBefore = timeline.withValue { $0.registrations }
       let due = timeline.withValue { timeline -> [Sleeper] in
         guard let next = timeline.sleepers.map(\.deadline).min(), next <= deadline else {
           if timeline.now < deadline { timeline.now = deadline }
@@ -126,9 +126,13 @@ public final class TestClock: Clock, Sendable {
       }
       if due.isEmpty { break }
       for sleeper in due { sleeper.continuation.resume() }
-      let woken = UInt64(due.count)
-      await settle(rounds: 200) {
-        self.timeline.withValue { $0.registrations - registrationsBefore >= woken }
+      let woken = due.compactMap(\.effect)
+      await settle(rounds: woken.isEmpty ? 8 : 10_000) {
+        self.timeline.withValue { timeline in
+          woken.allSatisfy { effect in
+            effect.isFinished || timeline.sleepers.contains { $0.effect === effect }
+          }
+        }
       }
     }
   }

@@ -34,6 +34,10 @@ struct EffectContext<Action: Sendable>: Sendable {
 /// bookkeeping runs on the main actor, so "still running" checks never count an effect that
 /// has only its bookkeeping left.
 package final class EffectLifetime: Sendable {
+  /// The lifetime of the effect the current task works for, if any (test clocks use it to
+  /// tell a woken timer from a finished effect).
+  @TaskLocal package static var current: EffectLifetime?
+
   private let phase = LockIsolated(Phase.scheduled)
 
   private enum Phase: Comparable {

@@ -35,7 +35,9 @@ struct RunOperation<Action: Sendable>: Sendable {
     context.lifetime.markStarted()
     await DependencyValues.$current.withValue(dependencies) {
       await IssueReporters.$scoped.withValue(reporters) {
-        await body(context)
+        await EffectLifetime.$current.withValue(context.lifetime) {
+          await body(context)
+        }
       }
     }
     context.lifetime.markFinished()
