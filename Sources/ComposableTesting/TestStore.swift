@@ -270,7 +270,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     expectedState = next.state
     // The effect that sent this item usually returns right after; let it, so the end-of-test
     // check does not count an effect that had nothing left to do.
-    if received.isEmpty, engine.registry.count > 0 { await settle() }
+    if received.isEmpty, engine.registry.count > 0 {
+      await settle(rounds: 64) { engine.registry.allEffectsReturned }
+    }
   }
 
   // MARK: Finishing

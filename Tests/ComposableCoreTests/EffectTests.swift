@@ -142,6 +142,20 @@ struct EffectTests {
     #expect(!store.isEffectInFlight(Work.long))
   }
 
+  @Test("A cancelled effect that has not stopped yet is out of flight but still tracked")
+  func cancelledEffectDrains() async {
+    let gate = Gate()
+    let log = Log<String>()
+    let store = Store(initialState: Stubborn.State()) { Stubborn(gate: gate, log: log) }
+    let running = store.send(.start)
+    await store.send(.stop).finish()  // does not wait for the stubborn effect
+    #expect(!store.isEffectInFlight("work"))
+    #expect(log.all.isEmpty)
+    gate.release()
+    await running.finish()
+    #expect(log.all == ["stopped after cancellation"])
+  }
+
   @Test("Effect.concatenate runs one effect after the other")
   func concatenate() async {
     let log = Log<String>()
@@ -183,6 +197,27 @@ private struct Sequenced: Reducer {
       return .none
     case .mapped:
       return Effect<Int>.run { send in await send(7) }.map { .record("mapped \($0)") }
+    }
+  }
+}
+
+/// An effect that notices cancellation only after its current wait ends.
+private struct Stubborn: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable { case start, stop }
+  let gate: Gate
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { [gate, log] _ in
+        await gate.wait()
+        if Task.isCancelled { log.append("stopped after cancellation") }
+      }
+      .cancellable(id: "work")
+    case .stop:
+      return .cancel(id: "work")
     }
   }
 }

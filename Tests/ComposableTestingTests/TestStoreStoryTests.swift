@@ -76,3 +76,37 @@ extension CasePath<Facts.Action, String> {
     Self(embed: Facts.Action.factLoaded) { if case .factLoaded(let fact) = $0 { fact } else { nil } }
   }
 }
+
+/// An effect that notices cancellation only when its wait ends.
+private struct Stubborn: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable { case start, stop }
+  let released: LockIsolated<Bool>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { [released] _ in
+        while !released.current { await Task.yield() }
+      }
+      .cancellable(id: "work")
+    case .stop:
+      return .cancel(id: "work")
+    }
+  }
+}
+
+@MainActor
+@Test("TestStore.finish() waits for a cancelled effect until it has stopped")
+func finishWaitsForCancelledEffects() async {
+  let released = LockIsolated(false)
+  let store = TestStore(initialState: Stubborn.State()) { Stubborn(released: released) }
+  await store.send(.start)
+  await store.send(.stop)
+  Task {
+    try? await Task.sleep(for: .milliseconds(20))
+    released.setValue(true)
+  }
+  await store.finish()
+  #expect(released.current)
+}

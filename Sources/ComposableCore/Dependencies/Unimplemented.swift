@@ -34,3 +34,29 @@ public struct UnimplementedEndpoint: Error, Equatable, CustomStringConvertible {
 
   public var description: String { "unimplemented endpoint \(endpoint)" }
 }
+
+/// A non-throwing endpoint that reports an issue naming itself when called, then answers
+/// `placeholder`.
+///
+/// ```swift
+/// static let testValue = AuthoringClient(
+///   restorePersistedGrant: unimplemented("AuthoringClient.restorePersistedGrant", placeholder: nil),
+///   …
+/// )
+/// ```
+public func unimplemented<each Argument, Result: Sendable>(
+  _ endpoint: String,
+  placeholder: Result,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) -> @Sendable (repeat each Argument) async -> Result {
+  { (_: repeat each Argument) in
+    reportIssue(
+      "Unimplemented: \(endpoint) was called, but this test did not override it.",
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+    return placeholder
+  }
+}

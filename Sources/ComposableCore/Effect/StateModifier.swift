@@ -3,6 +3,16 @@
 /// Obtain one from ``Effect/run(modifying:priority:operation:catch:fileID:filePath:line:column:)``.
 /// Like ``Send``, it drops changes from a cancelled effect and reports changes after the effect
 /// finished.
+///
+/// `modify` and ``Send`` are synchronous on the main actor, so a change and the event that
+/// announces it can be made atomic — nothing (not even a cancellation) runs between them:
+///
+/// ```swift
+/// await MainActor.run {
+///   state.modify { $0.admission = .admitted(context) }
+///   send(.delegate(.grantValidated(context)))
+/// }
+/// ```
 @MainActor
 public struct StateModifier<State>: Sendable {
   private let apply: @MainActor @Sendable (StateModification) -> Void

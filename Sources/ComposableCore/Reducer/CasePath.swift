@@ -17,14 +17,19 @@
 /// ```
 ///
 /// Both operations are O(1) and use no reflection.
-public struct CasePath<Root, Value>: Sendable {
-  private let _embed: @Sendable (Value) -> Root
-  private let _extract: @Sendable (Root) -> Value?
+///
+/// A case path is `Sendable` because its two functions are pure: the case's constructor and a
+/// pattern match. Build them from exactly that — never from closures that capture mutable
+/// state. (Taking plain closures lets generic features write case paths without their
+/// metatypes having to be `Sendable`.)
+public struct CasePath<Root, Value>: @unchecked Sendable {
+  private let _embed: (Value) -> Root
+  private let _extract: (Root) -> Value?
 
   /// Creates a case path from the case's constructor and a pattern match.
   public init(
-    embed: @escaping @Sendable (Value) -> Root,
-    extract: @escaping @Sendable (Root) -> Value?
+    embed: @escaping (Value) -> Root,
+    extract: @escaping (Root) -> Value?
   ) {
     self._embed = embed
     self._extract = extract

@@ -21,6 +21,9 @@ package final class EffectRegistry: @unchecked Sendable {
 
   private var records: [Token: Record] = [:]
   private var tokensByKey: [EffectKey: Set<Token>] = [:]
+  /// Cancelled effects that have not stopped yet: no longer in flight under any key, but
+  /// still awaited by `TestStore.finish()`.
+  private var draining: [Token: Task<Void, Never>] = [:]
   private var lastToken: Token = 0
 
   /// Called when the set of in-flight keys changes (not on every start or finish).
@@ -30,8 +33,8 @@ package final class EffectRegistry: @unchecked Sendable {
 
   package init() {}
 
-  /// How many effects are running.
-  package var count: Int { records.count }
+  /// How many effects are running, including cancelled ones that have not stopped yet.
+  package var count: Int { records.count + draining.count }
 
   /// Whether anything runs under `key`.
   package func isInFlight(_ key: EffectKey) -> Bool {
@@ -42,6 +45,12 @@ package final class EffectRegistry: @unchecked Sendable {
   /// before moving a test clock).
   package var allEffectsStarted: Bool {
     records.values.allSatisfy { $0.lifetime?.hasStarted != false }
+  }
+
+  /// Whether no registered effect's operation is still executing (some may have returned and
+  /// await only their bookkeeping).
+  package var allEffectsReturned: Bool {
+    records.values.allSatisfy { !$0.isRunning }
   }
 
   /// What started each effect whose work has not returned yet (recorded only when the engine
@@ -70,32 +79,41 @@ package final class EffectRegistry: @unchecked Sendable {
     if keysChanged { keysDidChange?() }
   }
 
-  /// Removes a finished effect.
+  /// Removes an effect that stopped (finished, or ended after being cancelled).
   package func finish(_ token: Token) {
+    if draining.removeValue(forKey: token) != nil {
+      effectsDidChange?()
+      return
+    }
     guard let record = records.removeValue(forKey: token) else { return }
     if unindex(token, keys: record.keys) { keysDidChange?() }
     effectsDidChange?()
   }
 
-  /// Cancels and removes every effect running under `key`. A no-op when none is.
+  /// Cancels every effect running under `key`: at once it is no longer in flight under any
+  /// key; it is tracked as draining until it has stopped. A no-op when nothing runs under `key`.
   package func cancel(_ key: EffectKey) {
     guard let tokens = tokensByKey[key] else { return }
     var keysChanged = false
     for token in tokens {
       guard let record = records.removeValue(forKey: token) else { continue }
       record.task.cancel()
+      draining[token] = record.task
       keysChanged = unindex(token, keys: record.keys) || keysChanged
     }
     if keysChanged { keysDidChange?() }
     effectsDidChange?()
   }
 
-  /// Cancels and removes everything.
+  /// Cancels everything (when the store goes away, or a test skips in-flight effects).
   package func cancelAll() {
     let all = records
     records = [:]
     tokensByKey = [:]
-    for record in all.values { record.task.cancel() }
+    for (token, record) in all {
+      record.task.cancel()
+      draining[token] = record.task
+    }
     if !all.isEmpty {
       keysDidChange?()
       effectsDidChange?()

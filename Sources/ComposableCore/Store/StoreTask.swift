@@ -1,6 +1,11 @@
 /// The in-flight work an action started: every effect it (and actions it sent synchronously
 /// with `.send`) started.
 ///
+/// Work the action cancelled is not part of it: a cancelled effect can no longer send or
+/// modify state (so its late answer never lands), but waiting for it to stop could hang on work
+/// that ignores cancellation. `TestStore.finish()` does wait for such effects, so tests see
+/// them.
+///
 /// ```swift
 /// await store.send(.authorizationInvalidated).finish()
 /// await store.send(.refreshAdmission).finish()
