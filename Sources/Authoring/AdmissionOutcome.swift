@@ -1,0 +1,40 @@
+import ComposableCore
+
+/// What one admission-deciding operation concluded.
+enum AdmissionOutcome: Sendable {
+  /// A grant was validated, or the session admitted.
+  case admitted(AuthoringContext)
+  /// The policy refused the session.
+  case denied(AdmissionDenied)
+  /// The grant under consideration cannot be used; there is no capability.
+  case revoked
+
+  /// Applies the outcome and posts its lifecycle event in one main-actor turn: nothing (in
+  /// particular the cancellation `authorizationInvalidated` performs) can run between the state
+  /// change and the event, so the parent sees either both or neither.
+  ///
+  /// - Parameter hadContext: whether a context was in force when the operation started. It is
+  ///   still so now: every other change of admission cancels the operation first, and a
+  ///   cancelled operation applies nothing.
+  func apply(
+    hadContext: Bool,
+    to state: StateModifier<Authoring.State>,
+    send: Send<Authoring.Action>
+  ) async {
+    await MainActor.run {
+      guard !Task.isCancelled else { return }
+      switch self {
+      case .admitted(let context):
+        state.modify { $0.admission = .admitted(context) }
+        send(.delegate(.grantValidated(context)))
+      case .denied(let denial):
+        state.modify { $0.admission = .denied(denial) }
+        if hadContext { send(.delegate(.grantInvalidated)) }
+      case .revoked:
+        guard hadContext else { return }
+        state.modify { $0.admission = .notAdmitted }
+        send(.delegate(.grantInvalidated))
+      }
+    }
+  }
+}
