@@ -1,0 +1,73 @@
+import ComposableCore
+
+extension Workspace {
+  func refreshBaseline(_ state: State) -> Effect<Action> {
+    guard let session = readySession(state, for: "refreshBaseline") else { return .none }
+    let client = self.client
+    return .run(modifying: State.self) { send, state in
+      let refreshed = try await client.refreshBaseline(session.source, session.baseline)
+      guard refreshed.branch == session.baseline.branch else {
+        let violation = WorkspaceContractViolation(
+          """
+          Invalid WorkspaceClient output: refreshBaseline must keep the branch identity, but \
+          refreshing \(session.baseline) answered \(refreshed). It was not installed.
+          """
+        )
+        reportIssue(violation.message)
+        await send(.delegate(.refreshFailed(WorkspaceFailure(violation))))
+        return
+      }
+      await state.modify { $0.installBaseline(refreshed, onBranch: session.baseline.branch) }
+    } catch: { error, send, _ in
+      if isAuthorizationInvalidated(error) {
+        await authorizationLost(send)
+      } else {
+        await send(.delegate(.refreshFailed(WorkspaceFailure(error))))
+      }
+    }
+    .cancellable(id: WorkspaceOperation.refresh, cancelInFlight: true)
+  }
+
+  func selectBranch(_ branch: BranchName, _ state: State) -> Effect<Action> {
+    guard let session = readySession(state, for: "selectBranch(\(branch))") else { return .none }
+    let client = self.client
+    let selection = Effect<Action>.run(modifying: State.self) { send, state in
+      let selected = try await client.selectBranch(session.source, branch)
+      guard selected.branch == branch else {
+        let violation = WorkspaceContractViolation(
+          """
+          Invalid WorkspaceClient output: selectBranch must return exactly the requested branch, \
+          but selecting \(branch) answered \(selected). It was not installed.
+          """
+        )
+        reportIssue(violation.message)
+        await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(violation))))
+        return
+      }
+      await state.modify { $0.installBaseline(selected, onBranch: nil) }
+      await send(.delegate(.branchSelected(selected)))
+    } catch: { error, send, _ in
+      if isAuthorizationInvalidated(error) {
+        await authorizationLost(send)
+      } else {
+        await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(error))))
+      }
+    }
+    // A refresh of the branch being replaced is moot.
+    return .merge(
+      .cancel(id: WorkspaceOperation.refresh),
+      selection.cancellable(id: WorkspaceOperation.selection, cancelInFlight: true)
+    )
+  }
+}
+
+extension WorkspaceState {
+  /// Installs `baseline` in the ready session, keeping its source. With `branch`, only when
+  /// the session is still on that branch (a refresh that raced a selection is dropped).
+  mutating func installBaseline(_ baseline: WorkspaceBranchReference, onBranch branch: BranchName?) {
+    guard case .ready(var session) = availability else { return }
+    if let branch, session.baseline.branch != branch { return }
+    session.baseline = baseline
+    availability = .ready(session)
+  }
+}
