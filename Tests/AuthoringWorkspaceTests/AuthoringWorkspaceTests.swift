@@ -1,0 +1,165 @@
+import ComposableAuthoring
+import ComposableAuthoringWorkspace
+import ComposableCore
+import ComposableTesting
+import ComposableWorkspace
+import Foundation
+import Testing
+
+@MainActor
+@Suite("AuthoringWorkspace transitions")
+struct AuthoringWorkspaceTests {
+  @Test("A validated grant requests workspace preparation")
+  func grantValidatedPreparesWorkspace() async {
+    let ada = context("ada")
+    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[AuthoringClient.self] = admittingClient(ada)
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
+        prepareSource: { _ in preparedSession },
+        refreshBaseline: unimplemented("refreshBaseline"),
+        selectBranch: unimplemented("selectBranch"),
+        captureChanges: unimplemented("captureChanges"),
+        publishProposal: unimplemented("publishProposal")
+      )
+    }
+    await store.send(.authoring(.requestAuthoring))
+    await store.receiveModification { $0.authoring = Authoring.State(admission: .admitted(ada)) }
+    await store.receive(.authoring(.delegate(.grantValidated(ada))))
+    await store.receive(.workspace(.prepareSource)) { $0.workspace.availability = .preparing }
+    await store.receiveModification { $0.workspace.availability = .ready(preparedSession) }
+    await store.finish()
+  }
+
+  @Test("Re-validating a grant keeps the ready session; nothing is prepared again")
+  func revalidationKeepsReadySession() async {
+    let ada = context("ada")
+    var edited = preparedSession
+    edited.source.text = "hello, edited"
+    let store = TestStore(
+      initialState: Layer.State(
+        authoring: Authoring.State(admission: .admitted(ada)),
+        workspace: WorkspaceState(id: workspaceID, availability: .ready(edited)),
+        content: .init()
+      )
+    ) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[AuthoringClient.self] = admittingClient(ada)
+      // Any preparation would be reported: the client is unimplemented.
+    }
+    await store.send(.authoring(.refreshAdmission))
+    await store.receiveModification()
+    await store.receive(.authoring(.delegate(.grantValidated(ada))))
+    await store.finish()
+    #expect(store.state.workspace.availability == .ready(edited))
+  }
+
+  @Test("A grant invalidated during preparation interrupts it; the late session never lands")
+  func invalidatedDuringPreparation() async {
+    let ada = context("ada")
+    let answer = PendingAnswer<WorkspaceSession<Notebook>>()
+    let store = TestStore(
+      initialState: Layer.State(
+        authoring: Authoring.State(admission: .admitted(ada)),
+        workspace: WorkspaceState(id: workspaceID),
+        content: .init()
+      )
+    ) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[AuthoringClient.self] = admittingClient(ada)
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
+        prepareSource: { _ in await answer.value() },
+        refreshBaseline: unimplemented("refreshBaseline"),
+        selectBranch: unimplemented("selectBranch"),
+        captureChanges: unimplemented("captureChanges"),
+        publishProposal: unimplemented("publishProposal")
+      )
+    }
+    await store.send(.workspace(.prepareSource)) { $0.workspace.availability = .preparing }
+    await eventually { answer.hasArrived }
+    await store.send(.authoring(.authorizationInvalidated)) {
+      $0.authoring = Authoring.State(admission: .notAdmitted)
+    }
+    await store.receive(.authoring(.delegate(.grantInvalidated)))
+    await store.receive(.workspace(.interruptAuthorizedWork)) { $0.workspace.availability = .inactive }
+    answer.resolve(preparedSession)
+    await store.finish()
+    #expect(store.state.workspace.availability == .inactive)
+  }
+
+  @Test("A grant invalidated during publication interrupts it; the ready session is kept")
+  func invalidatedDuringPublication() async {
+    let ada = context("ada")
+    let record = PendingAnswer<ProposalRecord>()
+    let store = TestStore(
+      initialState: Layer.State(
+        authoring: Authoring.State(admission: .admitted(ada)),
+        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
+        content: .init()
+      )
+    ) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[AuthoringClient.self] = admittingClient(ada)
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
+        prepareSource: unimplemented("prepareSource"),
+        refreshBaseline: unimplemented("refreshBaseline"),
+        selectBranch: unimplemented("selectBranch"),
+        captureChanges: { _, _ in NotebookChanges(lines: ["+ more"]) },
+        publishProposal: { _, _, _, _ in await record.value() }
+      )
+    }
+    let request = ProposalRequest(title: "More", summary: "", idempotencyKey: UUID(0))
+    await store.send(.workspace(.publishProposal(request)))
+    await eventually { record.hasArrived }
+    await store.send(.authoring(.authorizationInvalidated)) {
+      $0.authoring = Authoring.State(admission: .notAdmitted)
+    }
+    await store.receive(.authoring(.delegate(.grantInvalidated)))
+    await store.receive(.workspace(.interruptAuthorizedWork))
+    record.resolve(ProposalRecord(id: "P1", contentRevision: "c1", target: baseline))
+    await store.finish()
+    #expect(store.state.workspace.availability == .ready(preparedSession))
+  }
+
+  @Test("Content remounting infers nothing; content sees the capability and edits the source")
+  func contentProjection() async {
+    let ada = context("ada")
+    let store = TestStore(
+      initialState: Layer.State(
+        authoring: Authoring.State(admission: .admitted(ada)),
+        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
+        content: .init()
+      )
+    ) {
+      Layer { NotesEditor() }
+    }
+    await store.send(.content(.disappeared))
+    await store.send(.content(.appeared))
+    await store.send(.content(.readCapability)) { $0.content.seenIdentity = "ada" }
+    await store.send(.content(.type(", world"))) {
+      $0.workspace.availability = .ready(
+        WorkspaceSession(source: Notebook(text: "hello, world"), baseline: baseline))
+    }
+  }
+
+  @Test("Content cannot write a source when no session is ready")
+  func contentEditWithoutSession() async {
+    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
+      Layer { NotesEditor() }
+    }
+    await store.send(.content(.type("lost?")))
+    await store.send(.content(.readCapability))
+    #expect(store.state.workspace.availability == .inactive)
+  }
+}
+
+extension UUID {
+  /// A readable fixed UUID: 00000000-0000-0000-0000-00000000000n.
+  init(_ n: Int) {
+    self = UUID(uuidString: "00000000-0000-0000-0000-\(String(format: "%012d", n))") ?? UUID()
+  }
+}

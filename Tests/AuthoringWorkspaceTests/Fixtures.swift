@@ -1,0 +1,112 @@
+import ComposableAuthoring
+import ComposableAuthoringWorkspace
+import ComposableCore
+import ComposableWorkspace
+import Foundation
+
+/// The writable content of the test workspace: a notebook.
+struct Notebook: Equatable, Sendable {
+  var text: String
+}
+
+/// What changed in the notebook since its baseline.
+struct NotebookChanges: WorkspaceChangeSet, Equatable {
+  var lines: [String]
+  var isEmpty: Bool { lines.isEmpty }
+}
+
+/// The wrapped content: edits the notebook and remembers what it saw.
+struct NotesEditor: WorkspaceContent {
+  typealias Source = Notebook
+  typealias ChangeSet = NotebookChanges
+  struct Local: Equatable, Sendable {
+    var seenIdentity: String?
+  }
+  typealias State = AuthoringWorkspaceContent<Notebook, Local>
+
+  enum Action: Equatable, Sendable {
+    case appeared
+    case disappeared
+    case type(String)
+    case readCapability
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .appeared, .disappeared:
+      // Remounting content means nothing to the layer: no authoring or workspace work follows.
+      return .none
+    case .type(let text):
+      state.source?.text += text
+      return .none
+    case .readCapability:
+      state.local.seenIdentity = state.context?.identity.rawValue
+      return .none
+    }
+  }
+}
+
+typealias Layer = AuthoringWorkspace<NotesEditor>
+
+let workspaceID: WorkspaceID = "notes"
+let baseline = WorkspaceBranchReference(branch: "main", revision: "r1")
+let preparedSession = WorkspaceSession(source: Notebook(text: "hello"), baseline: baseline)
+
+func context(_ name: String) -> AuthoringContext {
+  AuthoringContext(
+    identity: AuthoringIdentity(rawValue: name),
+    grant: AuthoringGrant(rawValue: "grant-\(name)"),
+    capabilities: [.edit, .publish]
+  )
+}
+
+/// An authoring client that admits `admitted` and stores nothing.
+func admittingClient(_ admitted: AuthoringContext) -> AuthoringClient {
+  AuthoringClient(
+    restorePersistedGrant: { nil },
+    clearIncomingSharedGrants: {},
+    validate: { _ in admitted },
+    requestAdmission: { admitted },
+    persist: { _ in },
+    discardPersistedGrant: { _ in },
+    relinquish: { _ in }
+  )
+}
+
+/// A client answer the test releases when it chooses; it ignores cancellation, like a request
+/// already on the wire.
+final class PendingAnswer<Value: Sendable>: Sendable {
+  private let state = LockIsolated<(value: Value?, waiters: [CheckedContinuation<Value, Never>], arrived: Bool)>((nil, [], false))
+
+  /// Suspends the caller until `resolve` (immediately if it already happened).
+  func value() async -> Value {
+    await withCheckedContinuation { continuation in
+      let ready = state.withValue { state -> Value? in
+        state.arrived = true
+        if let value = state.value { return value }
+        state.waiters.append(continuation)
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+
+  /// Whether a caller is waiting (or has waited) for the answer.
+  var hasArrived: Bool { state.withValue { $0.arrived } }
+
+  func resolve(_ value: Value) {
+    let waiters = state.withValue { state -> [CheckedContinuation<Value, Never>] in
+      state.value = value
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume(returning: value) }
+  }
+}
+
+/// Waits (scheduler round trips only) until `condition` holds.
+func eventually(_ condition: @Sendable () -> Bool) async {
+  for _ in 0..<100_000 where !condition() {
+    await Task.yield()
+  }
+}
