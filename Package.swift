@@ -14,6 +14,10 @@ let package = Package(
     .library(name: "ComposableAuthoring", targets: ["ComposableAuthoring"]),
     .library(name: "ComposableWorkspace", targets: ["ComposableWorkspace"]),
     .library(name: "ComposableAuthoringWorkspace", targets: ["ComposableAuthoringWorkspace"]),
+    .library(name: "WorkspaceDemoFeature", targets: ["WorkspaceDemoFeature"]),
+    .library(name: "GitWorkspace", targets: ["GitWorkspace"]),
+    .library(name: "ComposableWorkspaceTesting", targets: ["ComposableWorkspaceTesting"]),
+    .executable(name: "demo-cli", targets: ["demo-cli"]),
   ],
   targets: [
     .target(name: "ComposableCore", path: "Sources/ComposableCore"),
@@ -28,6 +32,31 @@ let package = Package(
       name: "ComposableAuthoringWorkspace",
       dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
       path: "Sources/AuthoringWorkspace"
+    ),
+    .target(
+      name: "WorkspaceDemoFeature",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace",
+        "ComposableAuthoringWorkspace",
+      ],
+      path: "Sources/DemoFeature"
+    ),
+    // Live integration: a WorkspaceClient over any Git remote (spawns `git`).
+    .target(
+      name: "GitWorkspace",
+      dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
+      path: "Sources/GitWorkspace"
+    ),
+    // Test support: the integration-contract conformance kit (links Testing/XCTest).
+    .target(
+      name: "ComposableWorkspaceTesting",
+      dependencies: ["ComposableCore", "ComposableWorkspace", "ComposableTesting"],
+      path: "Sources/WorkspaceTesting"
+    ),
+    .executableTarget(
+      name: "demo-cli",
+      dependencies: ["WorkspaceDemoFeature", "GitWorkspace"],
+      path: "Sources/demo-cli"
     ),
     .testTarget(
       name: "ComposableCoreTests",
@@ -48,6 +77,18 @@ let package = Package(
     .testTarget(
       name: "AuthoringWorkspaceTests",
       dependencies: ["ComposableAuthoringWorkspace", "ComposableTesting"]
+    ),
+    .testTarget(
+      name: "DemoFeatureTests",
+      dependencies: ["WorkspaceDemoFeature", "ComposableTesting", "ComposableWorkspaceTesting"]
+    ),
+    .testTarget(
+      name: "GitWorkspaceTests",
+      dependencies: ["GitWorkspace", "ComposableTesting", "ComposableWorkspaceTesting"]
+    ),
+    .testTarget(
+      name: "DemoCLITests",
+      dependencies: ["demo-cli", "WorkspaceDemoFeature", "ComposableTesting"]
     ),
   ]
 )

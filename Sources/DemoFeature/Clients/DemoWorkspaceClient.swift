@@ -1,0 +1,124 @@
+import ComposableAuthoring
+import ComposableCore
+import ComposableWorkspace
+
+/// The workspace client type of the demo.
+public typealias DemoWorkspaceClient = WorkspaceClient<EventWorkingCopy, EventChangeSet>
+
+extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventChangeSet {
+  /// The workspace client over the in-memory system.
+  ///
+  /// - Local working copies are kept per workspace id, so preparing again opens the same copy
+  ///   (with the newest content the client has seen) and never replaces it or advances its
+  ///   baseline.
+  /// - Every external operation first checks the authoring capability in `credentials`
+  ///   against the system (``WorkspaceAuthorizationError/invalidated`` when it is gone).
+  /// - Publication sends the request's idempotency key; the system answers a retry with the
+  ///   record it created first.
+  public static func demo(
+    system: DemoSystem,
+    credentials: DemoCredentials,
+    publishedBranch: BranchName = "published"
+  ) -> Self {
+    let local = LockIsolated<[WorkspaceID: WorkspaceSession<EventWorkingCopy>]>([:])
+
+    @Sendable func authorize() async throws -> (grant: String, token: String) {
+      let values = credentials.current
+      guard let grant = values.grant, let session = values.session else {
+        throw WorkspaceAuthorizationError.invalidated
+      }
+      do {
+        _ = try await system.validate(grantID: grant.rawValue, token: session.token)
+      } catch {
+        throw WorkspaceAuthorizationError.invalidated
+      }
+      return (grant.rawValue, session.token)
+    }
+
+    /// Keeps the newest content (and baseline) of a working copy, so preparing again opens it.
+    @Sendable func keep(_ source: EventWorkingCopy, baseline: WorkspaceBranchReference) {
+      local.withValue { $0[source.workspace] = WorkspaceSession(source: source, baseline: baseline) }
+    }
+
+    return Self(
+      prepareSource: { id in
+        _ = try await authorize()
+        if let existing = local.withValue({ $0[id] }) { return existing }
+        let head = try await system.head(of: publishedBranch.rawValue)
+        let session = WorkspaceSession(
+          source: EventWorkingCopy(workspace: id, events: IdentifiedArray(head.events)),
+          baseline: WorkspaceBranchReference(branch: publishedBranch, revision: head.id)
+        )
+        return local.withValue { copies in
+          if let raced = copies[id] { return raced }
+          copies[id] = session
+          return session
+        }
+      },
+      refreshBaseline: { source, baseline in
+        _ = try await authorize()
+        let head = try await system.head(of: baseline.branch.rawValue)
+        let refreshed = WorkspaceBranchReference(branch: baseline.branch, revision: head.id)
+        keep(source, baseline: refreshed)
+        return refreshed
+      },
+      selectBranch: { source, branch in
+        _ = try await authorize()
+        guard let current = local.withValue({ $0[source.workspace]?.baseline }) else {
+          throw DemoWorkspaceError.unknownWorkingCopy(source.workspace)
+        }
+        let base = try await system.revision(current.revision, of: current.branch.rawValue)
+        guard EventChangeSet.between(baseline: base.events, working: Array(source.events)).isEmpty else {
+          throw DemoWorkspaceError.uncommittedEdits
+        }
+        let head = try await system.head(of: branch.rawValue)
+        let selected = WorkspaceBranchReference(branch: branch, revision: head.id)
+        keep(source, baseline: selected)
+        return selected
+      },
+      captureChanges: { source, baseline in
+        _ = try await authorize()
+        keep(source, baseline: baseline)
+        let base = try await system.revision(baseline.revision, of: baseline.branch.rawValue)
+        return EventChangeSet.between(baseline: base.events, working: Array(source.events))
+      },
+      publishProposal: { source, baseline, changes, request in
+        let (grant, token) = try await authorize()
+        keep(source, baseline: baseline)
+        do {
+          let proposal = try await system.createProposal(
+            grantID: grant, token: token, key: request.idempotencyKey, title: request.title,
+            branch: baseline.branch.rawValue, base: baseline.revision, changes: changes
+          )
+          return ProposalRecord(
+            id: proposal.id, contentRevision: proposal.contentRevision,
+            target: WorkspaceBranchReference(
+              branch: BranchName(proposal.branch), revision: proposal.baseRevision)
+          )
+        } catch DemoError.headMoved(let branch, let expected, let actual) {
+          throw WorkspaceHeadMismatch(
+            expected: WorkspaceBranchReference(branch: BranchName(branch), revision: expected),
+            actual: WorkspaceBranchReference(branch: BranchName(branch), revision: actual)
+          )
+        } catch DemoError.grantInvalid {
+          throw WorkspaceAuthorizationError.invalidated
+        }
+      }
+    )
+  }
+}
+
+/// Why the demo workspace refused an operation.
+public enum DemoWorkspaceError: Error, Equatable, CustomStringConvertible {
+  /// Switching branches would overwrite edits: publish or discard them first.
+  case uncommittedEdits
+  /// The client never prepared this working copy.
+  case unknownWorkingCopy(WorkspaceID)
+
+  public var description: String {
+    switch self {
+    case .uncommittedEdits: "the working copy has edits; propose or discard them before switching branches"
+    case .unknownWorkingCopy(let id): "no working copy was prepared for workspace \(id)"
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import ComposableAuthoringWorkspace
+import ComposableCore
+import ComposableWorkspace
+
+/// The demo's authoring content: lists and edits the events of the writable working copy, and
+/// asks for proposals. It edits only the source of a ready session and reads the authoring
+/// capability; it never infers anything from appearing or disappearing.
+public struct EventViewer: WorkspaceContent {
+  public typealias Source = EventWorkingCopy
+  public typealias ChangeSet = EventChangeSet
+  public typealias State = AuthoringWorkspaceContent<EventWorkingCopy, Local>
+
+  /// The viewer's own state.
+  public struct Local: Equatable, Sendable {
+    public var form: ProposalForm = .idle
+    /// The records created from this workspace, in order.
+    public var proposals: [ProposalRecord] = []
+    /// The last captured difference (a preview).
+    public var preview: EventChangeSet?
+    public init() {}
+  }
+
+  public enum Action: Equatable, Sendable {
+    case add(Event)
+    case rename(id: String, title: String)
+    case reschedule(id: String, date: String)
+    case remove(id: String)
+    /// Replace the working copy with the baseline's events, to start an independent proposal.
+    case startFreshProposal
+    case propose(title: String)
+    case retryProposal
+    case publicationFinished(PublicationOutcome)
+    case changesCaptured(EventChangeSet)
+    /// The server stopped honouring the grant while work was running.
+    case authorizationLost
+    case delegate(Delegate)
+
+    /// Requests for the parent, which owns the workspace.
+    public enum Delegate: Equatable, Sendable {
+      case publish(ProposalRequest)
+      case capture
+    }
+  }
+
+  @Dependency(CatalogueClient.self) var catalogue
+
+  public init() {}
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let event):
+      state.source?.events.append(event)
+      return .none
+    case .rename(let id, let title):
+      state.source?.events[id: id]?.title = title
+      return .none
+    case .reschedule(let id, let date):
+      state.source?.events[id: id]?.date = date
+      return .none
+    case .remove(let id):
+      state.source?.events.remove(id: id)
+      return .none
+    case .startFreshProposal:
+      guard let baseline = state.session?.baseline else {
+        reportIssue("startFreshProposal sent while no workspace session is ready; it was ignored.")
+        return .none
+      }
+      let catalogue = self.catalogue
+      return .run(modifying: State.self) { _, state in
+        let events = try await catalogue.events(baseline)
+        await state.modify {
+          $0.source?.events = IdentifiedArray(events)
+          $0.local.form = .idle
+          $0.local.preview = nil
+        }
+      }
+    case .propose(let title):
+      if case .publishing = state.local.form { return .none }
+      return publish(ProposalRequest(title: title, summary: ""), &state)
+    case .retryProposal:
+      guard case .failed(let request, _) = state.local.form else { return .none }
+      return publish(request, &state)
+    case .authorizationLost:
+      if case .publishing(let request) = state.local.form {
+        state.local.form = .failed(request, reason: "authorization was lost; enter authoring again")
+      }
+      return .none
+    case .publicationFinished(let outcome):
+      switch outcome {
+      case .published(let record):
+        state.local.form = .published(record)
+        state.local.proposals.append(record)
+      case .noChanges:
+        state.local.form = .noChanges
+      case .headMoved(let mismatch):
+        state.local.form = .failed(
+          pendingRequest(state), reason: "\(mismatch.expected.branch) moved from \(mismatch.expected.revision) to \(mismatch.actual.revision); refresh first")
+      case .failed(let failure):
+        state.local.form = .failed(pendingRequest(state), reason: failure.message)
+      }
+      return .none
+    case .changesCaptured(let changes):
+      state.local.preview = changes
+      return .none
+    case .delegate:
+      return .none
+    }
+  }
+
+  /// Proposing needs the publish capability; without it the form says so and nothing is sent.
+  private func publish(_ request: ProposalRequest, _ state: inout State) -> Effect<Action> {
+    guard state.context?.canPublish == true else {
+      state.local.form = .failed(request, reason: "not authorized to propose; enter authoring first")
+      return .none
+    }
+    state.local.form = .publishing(request)
+    return .send(.delegate(.publish(request)))
+  }
+
+  private func pendingRequest(_ state: State) -> ProposalRequest {
+    if case .publishing(let request) = state.local.form { return request }
+    return ProposalRequest(title: "", summary: "")
+  }
+}
