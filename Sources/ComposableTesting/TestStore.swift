@@ -326,9 +326,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   private func didProcess(_ item: StoreEngine<State, Action>.Item, state: State) {
     switch item {
-    case .action(_, .external):
+    case .action(_, ActionOrigin.external):
       sentSnapshot = state
-    case .action(let action, .effect):
+    case .action(let action, ActionOrigin.effect):
       received.append(Received(item: .action(action), state: state))
     case .modification(let location):
       received.append(Received(item: .modification(location), state: state))

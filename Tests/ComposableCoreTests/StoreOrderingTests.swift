@@ -66,6 +66,20 @@ struct StoreOrderingTests {
     #expect(leftWakeups.count == 1)
   }
 
+  @Test("An observed grandchild is notified through an unobserved middle store")
+  func observedGrandchildThroughUnobservedParent() {
+    let store = Store(initialState: Outer.State()) { Outer() }
+    let middle = store.scope(state: \.siblings, action: .siblings)
+    let leaf = middle.scope(state: \.left, action: .left)
+    let leafWakeups = ObservationCounter { _ = leaf.state }
+    store.send(.siblings(.right(.increment)))
+    #expect(leafWakeups.count == 0)
+    store.send(.siblings(.left(.increment)))
+    #expect(leafWakeups.count == 1)
+    #expect(leaf.count == 1)
+    #expect(middle.right.count == 1)
+  }
+
   @Test("Sending to a scoped store whose state is gone is reported and ignored")
   func sendToGoneScope() {
     let recorder = RecordingReporter()
@@ -114,6 +128,20 @@ struct Siblings: Reducer {
 extension CasePath<Siblings.Action, Counter.Action> {
   static var left: Self { Self(embed: Siblings.Action.left) { if case .left(let a) = $0 { a } else { nil } } }
   static var right: Self { Self(embed: Siblings.Action.right) { if case .right(let a) = $0 { a } else { nil } } }
+}
+
+struct Outer: Reducer {
+  struct State: Equatable { var siblings = Siblings.State() }
+  enum Action: Sendable, Equatable { case siblings(Siblings.Action) }
+  var body: some Reducer<State, Action> {
+    Scope(state: \.siblings, action: .siblings) { Siblings() }
+  }
+}
+
+extension CasePath<Outer.Action, Siblings.Action> {
+  static var siblings: Self {
+    Self(embed: Outer.Action.siblings) { if case .siblings(let a) = $0 { a } else { nil } }
+  }
 }
 
 struct Optionals: Reducer {

@@ -13,6 +13,7 @@
 /// Effects are values: building one does no work. The store starts them after the reduce that
 /// returned them, with the dependencies and issue reporters that were in force during that reduce.
 public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline
   indirect enum Operation: Sendable {
     case none
     case send(Action)
@@ -23,13 +24,15 @@ public struct Effect<Action: Sendable>: Sendable {
     case cancel(EffectKey)
   }
 
-  let operation: Operation
+  @usableFromInline let operation: Operation
 
+  @usableFromInline
   init(_ operation: Operation) {
     self.operation = operation
   }
 
   /// An effect that does nothing.
+  @inlinable
   public static var none: Self { Self(.none) }
 
   /// An effect that sends `action` synchronously, right after the current action, in the same
@@ -91,6 +94,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
 /// Cancellation key: an id plus the scope path (Scope / ifLet / forEach components, outermost
 /// first) of the reducer that used it.
+@usableFromInline
 package struct EffectKey: Hashable, Sendable, CustomStringConvertible {
   package var path: [AnyHashableSendable]
   package let id: AnyHashableSendable
@@ -106,6 +110,7 @@ package struct EffectKey: Hashable, Sendable, CustomStringConvertible {
     return copy
   }
 
+  @usableFromInline
   package var description: String {
     path.isEmpty ? "\(id)" : path.map(\.description).joined(separator: "/") + "/\(id)"
   }

@@ -1,4 +1,5 @@
 /// The async work of a `.run` effect, with the context captured when it was built.
+@usableFromInline
 struct RunOperation<Action: Sendable>: Sendable {
   let priority: TaskPriority?
   let dependencies: DependencyValues

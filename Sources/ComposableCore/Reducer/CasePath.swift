@@ -23,8 +23,8 @@
 /// state. (Taking plain closures lets generic features write case paths without their
 /// metatypes having to be `Sendable`.)
 public struct CasePath<Root, Value>: @unchecked Sendable {
-  private let _embed: (Value) -> Root
-  private let _extract: (Root) -> Value?
+  @usableFromInline let _embed: (Value) -> Root
+  @usableFromInline let _extract: (Root) -> Value?
 
   /// Creates a case path from the case's constructor and a pattern match.
   public init(
@@ -36,9 +36,11 @@ public struct CasePath<Root, Value>: @unchecked Sendable {
   }
 
   /// Wraps `value` in the case.
+  @inlinable
   public func embed(_ value: Value) -> Root { _embed(value) }
 
   /// The case's associated value, or `nil` when `root` is another case.
+  @inlinable
   public func extract(from root: Root) -> Value? { _extract(root) }
 
   /// A path through this case and then through `next`.

@@ -34,9 +34,16 @@ extension Reducer {
 
 /// A reducer run with changed dependencies; effects it returns capture them.
 public struct DependencyModifier<Base: Reducer>: Reducer {
-  let base: Base
-  let update: (inout DependencyValues) -> Void
+  @usableFromInline let base: Base
+  @usableFromInline let update: (inout DependencyValues) -> Void
 
+  @usableFromInline
+  init(base: Base, update: @escaping (inout DependencyValues) -> Void) {
+    self.base = base
+    self.update = update
+  }
+
+  @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     update(&values)

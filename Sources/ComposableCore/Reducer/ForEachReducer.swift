@@ -34,11 +34,25 @@ public struct ForEachReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Identifiable, Element.State.ID: Sendable {
   public typealias ID = Element.State.ID
 
-  let parent: Parent
-  let element: Element
-  let toElements: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
-  let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
-  let location: IssueLocation
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
+  @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let location: IssueLocation
+
+  @usableFromInline
+  init(
+    parent: Parent, element: Element,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable,
+    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    location: IssueLocation
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.location = location
+  }
 
   private struct ElementLifetime: Hashable, Sendable {}
 
@@ -48,15 +62,18 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     let id: ID
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let elementEffect = reduceElement(into: &state, action: action)
     let before = state[keyPath: toElements].structureSnapshot
     let parentEffect = parent.reduce(into: &state, action: action)
     let removed = before.removedIDs(in: state[keyPath: toElements])
+    guard !removed.isEmpty else { return .merge(elementEffect, parentEffect) }
     return .merge(elementEffect, parentEffect, cancellations(removed))
   }
 
-  private func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  @inlinable
+  func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard case .element(let id, let elementAction) = toElementAction.extract(from: action) else {
       return .none
     }
@@ -64,17 +81,29 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
       element.reduce(into: &$0, action: elementAction)
     }
     guard let effect else {
-      reportIssue(
-        """
-        forEach received \(elementAction) for id \(id), which is not in \(toElements); it was \
-        ignored. Send element actions only while the element exists.
-        """,
-        fileID: location.fileID, filePath: location.filePath, line: location.line,
-        column: location.column
-      )
+      reportAbsentElement(id, elementAction)
       return .none
     }
     if case .none = effect.operation { return .none }
+    return lift(effect, id: id)
+  }
+
+  @usableFromInline
+  func reportAbsentElement(_ id: ID, _ elementAction: Element.Action) {
+    reportIssue(
+      """
+      forEach received \(elementAction) for id \(id), which is not in \(toElements); it was \
+      ignored. Send element actions only while the element exists.
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column
+    )
+  }
+
+  /// Embeds the element's actions, namespaces its ids, ties its effects to its lifetime, and
+  /// lifts its state modifications.
+  @usableFromInline
+  func lift(_ effect: Effect<Element.Action>, id: ID) -> Effect<Parent.Action> {
     let keyPath = toElements
     let embed = toElementAction.embed
     return effect
@@ -92,7 +121,8 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
       )
   }
 
-  private func cancellations(_ removed: [ID]) -> Effect<Parent.Action> {
+  @usableFromInline
+  func cancellations(_ removed: [ID]) -> Effect<Parent.Action> {
     .merge(removed.map {
       Effect(.cancel(EffectKey(id: ElementLifetime(), path: [component($0)])))
     })

@@ -26,44 +26,76 @@ extension Reducer {
 
 /// The reducer ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)`` builds.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
-  let parent: Parent
-  let child: Child
-  let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
-  let toChildAction: CasePath<Parent.Action, Child.Action>
-  let location: IssueLocation
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let location: IssueLocation
+
+  @usableFromInline
+  init(
+    parent: Parent, child: Child,
+    toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    toChildAction: CasePath<Parent.Action, Child.Action>, location: IssueLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.location = location
+  }
 
   /// The id every child effect is also registered under, so all of them can be cancelled.
   private struct ChildLifetime: Hashable, Sendable {}
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let childEffect = reduceChild(into: &state, action: action)
     let wasPresent = state[keyPath: toChildState] != nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    let removal: Effect<Parent.Action> =
-      wasPresent && state[keyPath: toChildState] == nil
-      ? Effect(.cancel(EffectKey(id: ChildLifetime(), path: [AnyHashableSendable(toChildState)])))
-      : .none
-    return .merge(childEffect, parentEffect, removal)
+    guard wasPresent, state[keyPath: toChildState] == nil else {
+      return .merge(childEffect, parentEffect)
+    }
+    return .merge(childEffect, parentEffect, childRemoved())
   }
 
-  private func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  /// Cancels every effect of the child that was removed.
+  @usableFromInline
+  func childRemoved() -> Effect<Parent.Action> {
+    Effect(.cancel(EffectKey(id: ChildLifetime(), path: [AnyHashableSendable(toChildState)])))
+  }
+
+  @inlinable
+  func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     var effect: Effect<Child.Action> = .none
     let present = state[keyPath: toChildState].modifyIfPresent {
       effect = child.reduce(into: &$0, action: childAction)
     }
     guard present else {
-      reportIssue(
-        """
-        ifLet received the child action \(childAction) while \(toChildState) was nil; it was \
-        ignored. Send child actions only while the child state exists.
-        """,
-        fileID: location.fileID, filePath: location.filePath, line: location.line,
-        column: location.column
-      )
+      reportAbsentChild(childAction)
       return .none
     }
     if case .none = effect.operation { return .none }
+    return lift(effect)
+  }
+
+  @usableFromInline
+  func reportAbsentChild(_ childAction: Child.Action) {
+    reportIssue(
+      """
+      ifLet received the child action \(childAction) while \(toChildState) was nil; it was \
+      ignored. Send child actions only while the child state exists.
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column
+    )
+  }
+
+  /// Embeds the child's actions, namespaces its ids, ties its effects to its lifetime, and
+  /// lifts its state modifications.
+  @usableFromInline
+  func lift(_ effect: Effect<Child.Action>) -> Effect<Parent.Action> {
     let keyPath = toChildState
     return effect
       .cancellable(id: ChildLifetime())
@@ -84,6 +116,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
 extension Optional {
   /// Applies `body` to the wrapped value in place; returns whether there was one.
+  @inlinable
   @discardableResult
   mutating func modifyIfPresent(_ body: (inout Wrapped) -> Void) -> Bool {
     guard case .some(var wrapped) = self else { return false }

@@ -10,18 +10,21 @@
 /// }
 /// ```
 public struct Reduce<State, Action: Sendable>: Reducer {
-  private let run: (inout State, Action) -> Effect<Action>
+  @usableFromInline let run: (inout State, Action) -> Effect<Action>
 
   /// Creates a reducer from `reduce`.
+  @inlinable
   public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
     self.run = reduce
   }
 
   /// Erases `reducer`'s type.
+  @inlinable
   public init<R: Reducer>(_ reducer: R) where R.State == State, R.Action == Action {
     self.run = reducer.reduce(into:action:)
   }
 
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     run(&state, action)
   }
@@ -38,12 +41,14 @@ public struct Reduce<State, Action: Sendable>: Reducer {
 /// ```
 public struct CombineReducers<State, Action: Sendable, Reducers: Reducer>: Reducer
 where Reducers.State == State, Reducers.Action == Action {
-  private let reducers: Reducers
+  @usableFromInline let reducers: Reducers
 
+  @inlinable
   public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
     self.reducers = build()
   }
 
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reducers.reduce(into: &state, action: action)
   }

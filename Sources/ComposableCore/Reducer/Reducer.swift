@@ -37,6 +37,7 @@ public protocol Reducer<State, Action> {
 
 extension Reducer {
   /// Runs `body`.
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
   }
@@ -44,6 +45,7 @@ extension Reducer {
 
 extension Reducer where Body == PrimitiveReducerBody<State, Action> {
   /// A primitive reducer has no body; its logic is `reduce(into:action:)`.
+  @inlinable
   public var body: Body {
     PrimitiveReducerBody(owner: Self.self)
   }
@@ -54,7 +56,12 @@ extension Reducer where Body == PrimitiveReducerBody<State, Action> {
 /// Reaching its `reduce` means a reducer implemented neither `reduce(into:action:)` nor `body`;
 /// that is reported as an issue instead of recursing forever.
 public struct PrimitiveReducerBody<State, Action: Sendable>: Reducer {
-  let owner: Any.Type
+  @usableFromInline let owner: Any.Type
+
+  @usableFromInline
+  init(owner: Any.Type) {
+    self.owner = owner
+  }
 
   public var body: Self { self }
 

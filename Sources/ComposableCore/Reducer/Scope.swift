@@ -11,10 +11,11 @@
 /// ids are namespaced under the state key path (so a child's ids never collide with a
 /// sibling's), and their state modifications reach `state[keyPath: toChildState]`.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
-  private let toChildState: WritableKeyPath<ParentState, Child.State> & Sendable
-  private let toChildAction: CasePath<ParentAction, Child.Action>
-  private let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State> & Sendable
+  @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
+  @usableFromInline let child: Child
 
+  @inlinable
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState> & Sendable,
     action toChildAction: CasePath<ParentAction, ChildAction>,
@@ -25,10 +26,17 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     self.child = child()
   }
 
+  @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
     if case .none = effect.operation { return .none }
+    return lift(effect)
+  }
+
+  /// Embeds the child's actions, namespaces its ids, lifts its state modifications.
+  @usableFromInline
+  func lift(_ effect: Effect<Child.Action>) -> Effect<ParentAction> {
     let keyPath = toChildState
     return effect.transformed(
       action: toChildAction.embed,

@@ -6,6 +6,7 @@
 ///
 /// Complexity: register, finish and cancel are O(k) in the number of keys involved; in-flight
 /// queries are O(1).
+@usableFromInline
 package final class EffectRegistry: @unchecked Sendable {
   package typealias Token = UInt64
 

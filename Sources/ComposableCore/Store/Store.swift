@@ -13,30 +13,47 @@ import Observation
 /// - `send` reduces synchronously. An action sent while another is being reduced (for example
 ///   from an observer) is queued and reduced right after it, in order.
 /// - Observers are notified once per drained batch of actions, not once per action.
-/// - A scoped store (``scope(state:action:)``) notifies only when its own state changed
+/// - A scoped store (``scope(state:action:)-(_,_)``) notifies only when its own state changed
 ///   (when that state is `Equatable`; otherwise whenever its parent's did).
 /// - Effects are cancelled when the root store is released.
+///
+/// Cost: observation registers only through reads, so a store whose state nobody read since
+/// its last notification has no observer to notify: it skips the notification, and a scoped
+/// store then only marks itself stale and derives its state again on its next read. A store
+/// that is observed pays one notification per batch, and a scoped one also one derivation and
+/// one `==` per batch. Sending through a scoped store adds one closure call per level. A
+/// scoped store keeps a snapshot of its state, so observing a scoped large collection makes
+/// each change of that collection copy it once.
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
-  private enum Source {
-    case root(StoreEngine<State, Action>)
-    case scoped(State)
-  }
-
-  private let registrar = ObservationRegistrar()
-  private var source: Source
-  private let forward: (Action) -> StoreTask
-  private let inFlight: InFlightEffects
-  private let path: [AnyHashableSendable]
-  private let isDuplicate: ((State, State) -> Bool)?
-  private var isGone = false
-  private var children: [(State) -> Bool] = []
+  @usableFromInline let registrar = ObservationRegistrar()
+  /// `\.state`, built once: forming a key path on a generic class is not free.
+  @usableFromInline var stateKeyPath: KeyPath<Store, State> { _stateKeyPath }
+  private let _stateKeyPath: KeyPath<Store, State> = \.state
+  /// The runtime, for a root store; `nil` for a scoped store.
+  @usableFromInline let engine: StoreEngine<State, Action>?
+  /// The last state a scoped store saw. A root store reads its engine instead; its snapshot is
+  /// the initial state, never read (kept non-optional so reading state needs no unwrap).
+  @usableFromInline var snapshot: State
+  @usableFromInline let forward: (Action) -> StoreTask
+  @usableFromInline let inFlight: InFlightEffects
+  @usableFromInline let path: [AnyHashableSendable]
+  @usableFromInline let isDuplicate: ((State, State) -> Bool)?
+  /// Derives a scoped store's state from its parent's (`nil` when optional state is gone).
+  @usableFromInline let derive: (() -> State?)?
+  @usableFromInline var isGone = false
+  /// A scoped store whose parent changed while nobody observed it: derive before reading.
+  @usableFromInline var isStale = false
+  /// Whether state was read (so an observer may be registered) since the last notification.
+  @usableFromInline var isObserved = false
+  @usableFromInline var children: [() -> Bool] = []
 
   /// Creates a root store.
   ///
   /// - Parameter prepareDependencies: dependency changes for everything this store reduces
   ///   and runs.
+  @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -49,46 +66,62 @@ public final class Store<State, Action: Sendable>: Observable {
     } else {
       engine = StoreEngine(initialState: initialState, reducer: reducer())
     }
-    self.init(engine: engine)
+    self.init(
+      engine: engine, snapshot: initialState, path: [], forward: { engine.send($0) },
+      derive: nil, inFlight: InFlightEffects(registry: engine.registry), isDuplicate: nil
+    )
+    engine.didFinishBatch = { [weak self] in self?.batchDidFinish() }
   }
 
-  private init(engine: StoreEngine<State, Action>) {
-    self.source = .root(engine)
-    self.forward = { engine.send($0) }
-    self.path = []
-    self.isDuplicate = nil
-    self.inFlight = InFlightEffects(registry: engine.registry)
-    engine.didFinishBatch = { [weak self] in self?.rootBatchDidFinish() }
-  }
-
-  private init(
-    state: State,
+  @usableFromInline
+  init(
+    engine: StoreEngine<State, Action>?,
+    snapshot: State,
     path: [AnyHashableSendable],
     forward: @escaping (Action) -> StoreTask,
+    derive: (() -> State?)?,
     inFlight: InFlightEffects,
     isDuplicate: ((State, State) -> Bool)?
   ) {
-    self.source = .scoped(state)
+    self.engine = engine
+    self.snapshot = snapshot
     self.path = path
     self.forward = forward
+    self.derive = derive
     self.inFlight = inFlight
     self.isDuplicate = isDuplicate
   }
 
   /// The current state. Reading it inside observation tracking registers the access.
+  @inlinable
   public var state: State {
-    registrar.access(self, keyPath: \.state)
+    registrar.access(self, keyPath: stateKeyPath)
+    isObserved = true
     return currentState
   }
 
-  private var currentState: State {
-    switch source {
-    case .root(let engine): engine.state
-    case .scoped(let state): state
+  @inlinable
+  var currentState: State {
+    if let engine { return engine.state }
+    if isStale { rederive() }
+    return snapshot
+  }
+
+  /// Brings a stale scoped store's snapshot up to date, without notifying (nobody observed
+  /// the stale value).
+  @inlinable
+  func rederive() {
+    isStale = false
+    guard let derived = derive?() else {
+      isGone = true
+      return
     }
+    isGone = false
+    snapshot = derived
   }
 
   /// Reads a property of ``state``: `store.count` is `store.state.count`.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     state[keyPath: keyPath]
   }
@@ -97,8 +130,11 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// Sending to a scoped store whose optional state is gone is reported as an issue and does
   /// nothing.
+  @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
+    if let engine { return engine.send(action) }
+    if isStale { rederive() }
     guard !isGone else {
       reportIssue(
         """
@@ -128,6 +164,7 @@ public final class Store<State, Action: Sendable>: Observable {
   ///
   /// The key path also namespaces effect ids, matching ``Scope``: `isEffectInFlight` on the
   /// scoped store sees the ids of the reducer the parent ran with `Scope(state:action:)`.
+  @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
@@ -140,6 +177,7 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// A store of part of this store's state, which is not `Equatable`: it notifies observers
   /// whenever this store does.
+  @inlinable
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
@@ -152,17 +190,20 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// A store of optional child state, or `nil` when it is absent now. When the state later
   /// disappears, the store keeps its last state and reports actions sent to it.
+  @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     ifLet toChildState: KeyPath<State, ChildState?> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
     guard let initial = currentState[keyPath: toChildState] else { return nil }
     return makeChild(
-      initial: initial, component: toChildState, action: toChildAction, isDuplicate: { $0 == $1 }
+      initial: initial, component: toChildState, action: toChildAction,
+      isDuplicate: { $0 == $1 }
     ) { $0[keyPath: toChildState] }
   }
 
-  private func makeChild<ChildState, ChildAction>(
+  @inlinable
+  func makeChild<ChildState, ChildAction>(
     initial: ChildState,
     component: some Hashable & Sendable,
     action toChildAction: CasePath<Action, ChildAction>,
@@ -170,15 +211,17 @@ public final class Store<State, Action: Sendable>: Observable {
     toChildState: @escaping (State) -> ChildState?
   ) -> Store<ChildState, ChildAction> {
     let child = Store<ChildState, ChildAction>(
-      state: initial,
+      engine: nil,
+      snapshot: initial,
       path: path + [AnyHashableSendable(component)],
       forward: { [send] in send(toChildAction.embed($0)) },
+      derive: { [self] in toChildState(self.currentState) },
       inFlight: inFlight,
       isDuplicate: isDuplicate
     )
-    children.append { [weak child] parentState in
+    children.append { [weak child] in
       guard let child else { return false }
-      child.parentDidChange(toChildState(parentState))
+      child.parentDidChange()
       return true
     }
     return child
@@ -186,40 +229,55 @@ public final class Store<State, Action: Sendable>: Observable {
 
   // MARK: Change propagation
 
-  private func rootBatchDidFinish() {
-    registrar.withMutation(of: self, keyPath: \.state) {}
-    updateChildren()
+  @inlinable
+  func batchDidFinish() {
+    notifyIfObserved()
+    if !children.isEmpty { updateChildren() }
   }
 
-  private func parentDidChange(_ newState: State?) {
-    guard let newState else {
-      isGone = true
-      return
-    }
-    isGone = false
-    if let isDuplicate, isDuplicate(currentState, newState) { return }
-    registrar.withMutation(of: self, keyPath: \.state) {
-      source = .scoped(newState)
-    }
-    updateChildren()
+  /// Notifies observers, if state was read since the last notification. The flag is cleared
+  /// first: an observer that re-registers while being notified sets it again.
+  @inlinable
+  func notifyIfObserved() {
+    guard isObserved else { return }
+    isObserved = false
+    registrar.withMutation(of: self, keyPath: stateKeyPath) {}
   }
 
-  private func updateChildren() {
-    guard !children.isEmpty else { return }
-    let state = currentState
-    let current = children
-    children = []
-    // Children scoped while notifying (by observers) were appended meanwhile; keep them too.
-    children = current.filter { $0(state) } + children
+  @inlinable
+  func parentDidChange() {
+    if isObserved {
+      let previous = snapshot
+      rederive()
+      if !isGone, isDuplicate?(previous, snapshot) != true { notifyIfObserved() }
+    } else {
+      isStale = true
+    }
+    if !children.isEmpty { updateChildren() }
+  }
+
+  /// Updates live children in place and forgets released ones. Children scoped while
+  /// notifying (by observers) are appended meanwhile and kept.
+  @inlinable
+  func updateChildren() {
+    var released: [Int] = []
+    var index = 0
+    while index < children.count {
+      if !children[index]() { released.append(index) }
+      index += 1
+    }
+    for index in released.reversed() { children.remove(at: index) }
   }
 }
 
 /// The observable set of in-flight effect keys of one root store, shared by its scoped stores.
 @MainActor
-private final class InFlightEffects: Observable {
+@usableFromInline
+final class InFlightEffects: Observable {
   private let registrar = ObservationRegistrar()
   private let registry: EffectRegistry
 
+  @usableFromInline
   init(registry: EffectRegistry) {
     self.registry = registry
     registry.keysDidChange = { [weak self] in

@@ -1,5 +1,25 @@
-/// The runtime shared by ``Store`` and `TestStore`: it owns the root state, reduces queued
-/// actions and effect-applied modifications in order, and starts and tracks effects.
+/// Who sent an action, for test bookkeeping.
+@usableFromInline
+package enum ActionOrigin: Sendable {
+  /// The store's user.
+  case external
+  /// An effect, or a `.send` effect.
+  case effect
+}
+
+/// Where the tasks of the effects an action starts are collected.
+@usableFromInline
+enum EffectSink {
+  /// Into the engine's `directTasks`, returned by the `send` being processed.
+  case direct
+  /// Into a box a queued (re-entrant) send already returned.
+  case deferred(LockIsolated<[Task<Void, Never>]>)
+  /// Nowhere: the action came from an effect.
+  case discard
+}
+
+/// The runtime shared by ``Store`` and `TestStore`: it owns the root state, reduces actions and
+/// effect-applied modifications in order, and starts and tracks effects.
 ///
 /// Ordering rules:
 /// - An action sent while another is being reduced (from an observer, or by a `.send` effect)
@@ -7,48 +27,41 @@
 /// - A batch ends when the queue is empty; `didFinishBatch` then runs once. Actions sent from
 ///   it start the next batch.
 /// - State is mutated in place (no copy of the root state per action).
+///
+/// The send path is `@inlinable` so that it is specialized for the feature's state and action
+/// types in the module that uses the store; unspecialized generic code costs tens of times more.
 @MainActor
+@usableFromInline
 package final class StoreEngine<State, Action: Sendable> {
-  /// The source of a processed item, for test bookkeeping.
-  package enum Origin: Sendable {
-    /// Sent by the store's user.
-    case external
-    /// Sent by an effect, or a `.send` effect.
-    case effect
-  }
-
-  /// A processed unit of work.
+  /// A processed unit of work, reported to tests.
+  @usableFromInline
   package enum Item {
-    case action(Action, Origin)
+    case action(Action, ActionOrigin)
     case modification(IssueLocation)
   }
 
-  private enum Sink {
-    case direct
-    case deferred(LockIsolated<[Task<Void, Never>]>)
-    case discard
-  }
-
-  private enum Queued {
-    case action(Action, Origin, Sink)
+  @usableFromInline
+  enum Queued {
+    case action(Action, ActionOrigin, EffectSink)
     case modification(@Sendable (inout State) -> Void, IssueLocation)
   }
 
-  package private(set) var state: State
-  private let reducer: (inout State, Action) -> Effect<Action>
-  package nonisolated let registry = EffectRegistry()
+  @usableFromInline package var state: State
+  @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
+  @usableFromInline package nonisolated let registry = EffectRegistry()
 
-  private var queue: [Queued] = []
-  private var isDraining = false
-  private var directTasks: [Task<Void, Never>] = []
+  @usableFromInline var queue: [Queued] = []
+  @usableFromInline var isDraining = false
+  @usableFromInline var directTasks: [Task<Void, Never>] = []
 
   /// Runs once at the end of every drained batch.
-  package var didFinishBatch: (() -> Void)?
+  @usableFromInline package var didFinishBatch: (() -> Void)?
   /// Runs after each item is processed, with the state right after it (tests only).
-  package var didProcess: ((Item, State) -> Void)?
+  @usableFromInline package var didProcess: ((Item, State) -> Void)?
   /// Record what started each effect, for "still in flight" diagnostics (tests only).
   package var recordsEffectOrigins = false
 
+  @inlinable
   package init<R: Reducer>(initialState: State, reducer: R)
   where R.State == State, R.Action == Action {
     self.state = initialState
@@ -63,21 +76,29 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// Reduces `action` (now, or after the current action when called re-entrantly) and returns
   /// the task of every effect it starts.
-  package func send(_ action: Action, origin: Origin = .external) -> StoreTask {
+  @inlinable
+  package func send(_ action: Action, origin: ActionOrigin = .external) -> StoreTask {
     if isDraining {
       let box = LockIsolated<[Task<Void, Never>]>([])
       queue.append(.action(action, origin, .deferred(box)))
       return StoreTask(deferred: box)
     }
-    queue.append(.action(action, origin, .direct))
-    drain()
+    isDraining = true
+    process(action, origin: origin, sink: .direct)
+    finishBatch()
+    guard !directTasks.isEmpty else { return StoreTask([]) }
     defer { directTasks = [] }
     return StoreTask(directTasks)
   }
 
   private func receive(_ action: Action) {
-    queue.append(.action(action, .effect, .discard))
-    if !isDraining { drain() }
+    if isDraining {
+      queue.append(.action(action, .effect, .discard))
+      return
+    }
+    isDraining = true
+    process(action, origin: .effect, sink: .discard)
+    finishBatch()
   }
 
   private func receive(_ modification: StateModification) {
@@ -86,7 +107,10 @@ package final class StoreEngine<State, Action: Sendable> {
       return
     }
     queue.append(.modification(body, modification.location))
-    if !isDraining { drain() }
+    if !isDraining {
+      isDraining = true
+      finishBatch()
+    }
   }
 
   /// Whether anything runs under `id` at `path`.
@@ -101,9 +125,10 @@ package final class StoreEngine<State, Action: Sendable> {
 
   // MARK: Processing
 
-  private func drain() {
-    isDraining = true
-    defer { isDraining = false }
+  /// Reduces whatever was queued meanwhile, notifies once, and repeats while notifications
+  /// queue more. Called with `isDraining` set; clears it.
+  @inlinable
+  func finishBatch() {
     repeat {
       var index = 0
       while index < queue.count {
@@ -111,26 +136,35 @@ package final class StoreEngine<State, Action: Sendable> {
         index += 1
         process(item)
       }
-      queue.removeAll(keepingCapacity: true)
+      if !queue.isEmpty { queue.removeAll(keepingCapacity: true) }
       didFinishBatch?()
     } while !queue.isEmpty
+    isDraining = false
   }
 
-  private func process(_ item: Queued) {
+  @inlinable
+  func process(_ item: Queued) {
     switch item {
     case .action(let action, let origin, let sink):
-      let effect = reducer(&state, action)
-      didProcess?(.action(action, origin), state)
-      start(effect, sink: sink, keys: [], origin: action)
+      process(action, origin: origin, sink: sink)
     case .modification(let body, let location):
       body(&state)
       didProcess?(.modification(location), state)
     }
   }
 
+  @inlinable
+  func process(_ action: Action, origin: ActionOrigin, sink: EffectSink) {
+    let effect = reducer(&state, action)
+    didProcess?(.action(action, origin), state)
+    if case .none = effect.operation { return }
+    start(effect, sink: sink, keys: [], origin: action)
+  }
+
   // MARK: Effects
 
-  private func start(_ effect: Effect<Action>, sink: Sink, keys: [EffectKey], origin: Action) {
+  @usableFromInline
+  func start(_ effect: Effect<Action>, sink: EffectSink, keys: [EffectKey], origin: Action) {
     switch effect.operation {
     case .none:
       return
@@ -150,7 +184,7 @@ package final class StoreEngine<State, Action: Sendable> {
     }
   }
 
-  private func collect(_ task: Task<Void, Never>, into sink: Sink) {
+  private func collect(_ task: Task<Void, Never>, into sink: EffectSink) {
     switch sink {
     case .direct: directTasks.append(task)
     case .deferred(let box): box.withValue { $0.append(task) }
@@ -196,7 +230,10 @@ package final class StoreEngine<State, Action: Sendable> {
   private func startCollecting(_ effect: Effect<Action>, keys: [EffectKey], origin: Action) -> [Task<Void, Never>] {
     let box = LockIsolated<[Task<Void, Never>]>([])
     start(effect, sink: .deferred(box), keys: keys, origin: origin)
-    if !isDraining && !queue.isEmpty { drain() }
+    if !isDraining && !queue.isEmpty {
+      isDraining = true
+      finishBatch()
+    }
     return box.current
   }
 

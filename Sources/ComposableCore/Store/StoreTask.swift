@@ -11,19 +11,22 @@
 /// await store.send(.refreshAdmission).finish()
 /// ```
 public struct StoreTask: Sendable {
-  private enum Tasks: Sendable {
+  @usableFromInline
+  enum Tasks: Sendable {
     case known([Task<Void, Never>])
     /// Filled in when a queued (re-entrant) action is processed, before its `send` returns to
     /// any code that could await it.
     case deferred(LockIsolated<[Task<Void, Never>]>)
   }
 
-  private let tasks: Tasks
+  @usableFromInline let tasks: Tasks
 
+  @usableFromInline
   init(_ tasks: [Task<Void, Never>]) {
     self.tasks = .known(tasks)
   }
 
+  @usableFromInline
   init(deferred: LockIsolated<[Task<Void, Never>]>) {
     self.tasks = .deferred(deferred)
   }

@@ -18,11 +18,11 @@ public struct IdentifiedArray<Element: Identifiable>: RandomAccessCollection
 where Element.ID: Sendable {
   public typealias ID = Element.ID
 
-  private var elements: [Element]
-  private var positions: [ID: Int]
+  @usableFromInline var elements: [Element]
+  @usableFromInline var positions: [ID: Int]
   /// Replaced on every change to the set or order of ids, so "ids unchanged" is an O(1)
   /// identity check (used to find removed elements cheaply).
-  private var structure = StructureToken()
+  @usableFromInline var structure = StructureToken()
 
   /// Creates an empty collection.
   public init() {
@@ -37,14 +37,15 @@ where Element.ID: Sendable {
     for element in elements { append(element) }
   }
 
-  public var startIndex: Int { elements.startIndex }
-  public var endIndex: Int { elements.endIndex }
-  public subscript(position: Int) -> Element { elements[position] }
+  @inlinable public var startIndex: Int { elements.startIndex }
+  @inlinable public var endIndex: Int { elements.endIndex }
+  @inlinable public subscript(position: Int) -> Element { elements[position] }
 
   /// The ids in order.
   public var ids: [ID] { elements.map(\.id) }
 
   /// Whether an element with `id` is present. O(1).
+  @inlinable
   public func contains(id: ID) -> Bool { positions[id] != nil }
 
   /// The position of the element with `id`. O(1).
@@ -67,7 +68,8 @@ where Element.ID: Sendable {
     }
   }
 
-  /// Modifies the element with `id` in place. Returns `false` when no such element exists.
+  /// Modifies the element with `id` in place; `nil` when no such element exists.
+  @inlinable
   @discardableResult
   public mutating func modify<R>(id: ID, _ body: (inout Element) throws -> R) rethrows -> R? {
     guard let position = positions[id] else { return nil }
@@ -125,17 +127,26 @@ where Element.ID: Sendable {
 
   /// The ids and their order, cheap to keep: it shares storage with the id index only, so
   /// keeping it does not make later in-place element changes copy the elements.
+  @inlinable
   package var structureSnapshot: StructureSnapshot {
     StructureSnapshot(token: structure, positions: positions)
   }
 
   /// See ``structureSnapshot``.
+  @usableFromInline
   package struct StructureSnapshot {
-    fileprivate let token: StructureToken
-    fileprivate let positions: [ID: Int]
+    @usableFromInline let token: StructureToken
+    @usableFromInline let positions: [ID: Int]
+
+    @usableFromInline
+    init(token: StructureToken, positions: [ID: Int]) {
+      self.token = token
+      self.positions = positions
+    }
 
     /// The ids present in the snapshot but not in `array`. O(1) when `array` has the same
     /// structure, O(n) otherwise.
+    @inlinable
     package func removedIDs(in array: IdentifiedArray) -> [ID] {
       guard token !== array.structure else { return [] }
       return positions.keys.filter { !array.contains(id: $0) }
@@ -143,7 +154,10 @@ where Element.ID: Sendable {
   }
 }
 
-private final class StructureToken: Sendable {}
+@usableFromInline
+final class StructureToken: Sendable {
+  @usableFromInline init() {}
+}
 
 extension IdentifiedArray: ExpressibleByArrayLiteral {
   public init(arrayLiteral elements: Element...) {
