@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmark suite of the root package, kept out of its shipped products.
+//
+//   cd Benchmarks && swift build -c release --scratch-path /tmp/build-bench
+//   /tmp/build-bench/release/composable-benchmarks            # table
+//   /tmp/build-bench/release/composable-benchmarks --format tsv
+//
+// SwiftPM names a path dependency after its folder, so the root package's identity is the
+// name of the folder that holds this one (whatever the checkout is called).
+let rootPackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main")
+  .lowercased()
+
+let package = Package(
+  name: "composable-benchmarks",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  dependencies: [.package(path: "..")],
+  targets: [
+    .executableTarget(
+      name: "composable-benchmarks",
+      dependencies: [
+        .product(name: "ComposableCore", package: rootPackage),
+        .product(name: "ComposableTesting", package: rootPackage),
+      ]
+    )
+  ]
+)

@@ -1,0 +1,113 @@
+/// The benchmarks in run order, each with the figures (and targets) it reports.
+///
+/// Targets are the project's, for this 2-core machine in a release build. Figures without a
+/// target are extras that help explain the targeted ones.
+enum Suite {
+  /// Benchmark groups, for `--only`. `send` covers the floor, the root store and the 10-deep
+  /// scoped store, whose figures are compared with each other.
+  static let names = ["cancel", "send", "observed", "foreach", "effect", "sibling", "teststore"]
+
+  @MainActor
+  static func run(
+    only selected: Set<String>?, quick: Bool, progress: (String) -> Void
+  ) async throws -> [Figure] {
+    func wanted(_ name: String) -> Bool { selected?.contains(name) ?? true }
+    /// `--quick` (for profilers): a tenth of the work, three repetitions.
+    func ops(_ count: Int) -> Int { quick ? max(count / 10, 1) : count }
+    func reps(_ count: Int) -> Int { quick ? min(count, 3) : count }
+    var figures: [Figure] = []
+
+    // First: its resident-memory figure must not be hidden by memory that earlier benchmarks
+    // left free in the allocator (later repetitions reuse what earlier ones freed).
+    if wanted("cancel") {
+      progress("cancel")
+      let cancel = try await benchmarkCancel(count: 10_000, repetitions: reps(5))
+      let floor = try await benchmarkCancelFloor(count: 10_000, repetitions: reps(5))
+      figures += [
+        Figure("cancel_10k_ms", cancel.total, unit: "ms", target: .atMost(50)),
+        Figure("cancel_registry_left", cancel.registryLeft, unit: "count", target: .exactly(0)),
+        Figure("cancel_10k_rss_mb", cancel.residentGrowth, unit: "MB", target: .atMost(20)),
+        Figure("cancel_10k_start_ms", cancel.start, unit: "ms"),
+        Figure("cancel_10k_cancel_ms", cancel.cancel, unit: "ms"),
+        Figure("cancel_10k_floor_ms", floor, unit: "ms"),
+      ]
+    }
+    if wanted("send") {
+      progress("send")
+      let operations = ops(100_000)
+      let sends = try measureInterleaved(
+        repetitions: reps(11),
+        [
+          { try floorSendRepetition(observed: false, operations: operations) },
+          { try storeSendRepetition(observed: false, operations: operations) },
+          { try scoped10SendRepetition(operations: operations / 4) },
+          { try nested10RootSendRepetition(operations: operations / 4) },
+        ])
+      let (floor, store, scoped, nestedRoot) = (sends[0], sends[1], sends[2], sends[3])
+      figures += [
+        Figure("floor_send_ns", floor, unit: "ns"),
+        Figure("store_send_ns", store, unit: "ns"),
+        Figure("store_send_ratio", ratio(store, floor), unit: "x", target: .atMost(1.5)),
+        Figure("scoped10_send_ns", scoped, unit: "ns"),
+        Figure("scoped10_ratio", ratio(scoped, store), unit: "x", target: .atMost(2)),
+        Figure("nested10_root_send_ns", nestedRoot, unit: "ns"),
+      ]
+    }
+    if wanted("observed") {
+      progress("observed")
+      let operations = ops(50_000)
+      let sends = try measureInterleaved(
+        repetitions: reps(11),
+        [
+          { try floorSendRepetition(observed: true, operations: operations) },
+          { try storeSendRepetition(observed: true, operations: operations) },
+        ])
+      figures += [
+        Figure("floor_send_observed_ns", sends[0], unit: "ns"),
+        Figure("store_send_observed_ns", sends[1], unit: "ns"),
+        Figure(
+          "store_send_observed_ratio", ratio(sends[1], sends[0]), unit: "x", target: .atMost(1.2)),
+      ]
+    }
+    if wanted("foreach") {
+      progress("foreach")
+      let operations = ops(100_000)
+      let sends = try measureInterleaved(
+        repetitions: reps(11),
+        [
+          { try forEachSendRepetition(count: 10, operations: operations) },
+          { try forEachSendRepetition(count: 100_000, operations: operations) },
+        ])
+      figures += [
+        Figure("foreach_10_ns", sends[0], unit: "ns"),
+        Figure("foreach_100k_ns", sends[1], unit: "ns"),
+        Figure("foreach_growth", ratio(sends[1], sends[0]), unit: "x", target: .atMost(1.5)),
+      ]
+    }
+    if wanted("effect") {
+      progress("effect")
+      let roundtrip = try await benchmarkEffectRoundtrip(effects: ops(20_000), repetitions: reps(5))
+      let floor = try await benchmarkEffectRoundtripFloor(
+        effects: ops(20_000), repetitions: reps(5))
+      figures += [
+        Figure("effect_roundtrip_per_s", roundtrip, unit: "1/s", target: .atLeast(100_000)),
+        Figure("effect_roundtrip_floor_per_s", floor, unit: "1/s"),
+      ]
+    }
+    if wanted("sibling") {
+      progress("sibling")
+      let (quiet, control) = try await benchmarkSiblingWakeups(
+        operations: ops(100_000), repetitions: reps(5))
+      figures += [
+        Figure("sibling_wakeups", quiet, unit: "count", target: .exactly(0)),
+        Figure("sibling_control_wakeups", control, unit: "count"),
+      ]
+    }
+    if wanted("teststore") {
+      progress("teststore")
+      let story = try await benchmarkTestStoreStory(rounds: ops(100), repetitions: reps(5))
+      figures.append(Figure("teststore_1k_steps_ms", story, unit: "ms", target: .atMost(1_000)))
+    }
+    return figures
+  }
+}
