@@ -1,10 +1,11 @@
 /// A type-erased hashable, sendable value.
 ///
 /// `AnyHashable` is not `Sendable`, so identifiers that cross isolation domains (effect
-/// cancellation ids, scope path components) are wrapped in this instead.
-public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
-  /// The wrapped value.
-  public let base: any Hashable & Sendable
+/// cancellation ids, scope path components) are wrapped in this instead. The value is boxed
+/// once, at wrapping; hashing and comparing reuse that box.
+public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
+  /// Boxes only a `Sendable` value (see the initializer), so sharing it is safe.
+  private let boxed: AnyHashable
 
   /// Wraps `base`. Wrapping an `AnyHashableSendable` again unwraps it first, so equality is
   /// never defeated by double wrapping.
@@ -12,17 +13,17 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
     if let already = base as? AnyHashableSendable {
       self = already
     } else {
-      self.base = base
+      self.boxed = AnyHashable(base)
     }
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    AnyHashable(lhs.base) == AnyHashable(rhs.base)
+    lhs.boxed == rhs.boxed
   }
 
   public func hash(into hasher: inout Hasher) {
-    AnyHashable(base).hash(into: &hasher)
+    boxed.hash(into: &hasher)
   }
 
-  public var description: String { String(describing: base) }
+  public var description: String { String(describing: boxed.base) }
 }
