@@ -65,20 +65,16 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return Self(.run(RunOperation(priority: priority) { context in
-      let send = Send(context: context)
-      do {
-        try await operation(send)
-      } catch {
-        guard !isCancellation(error) else { return }
-        if let handler {
-          await handler(error, send)
-        } else {
-          reportUnhandled(error, location: location)
-        }
-      }
-    }))
+    var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
+    if let handler {
+      handleError = { error, context in await handler(error, Send(context: context)) }
+    }
+    return makeRun(
+      priority: priority,
+      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      operation: { context in try await operation(Send(context: context)) },
+      catch: handleError
+    )
   }
 
   /// Runs `operation` asynchronously; it may change the reducer's `State` directly when its work
@@ -109,16 +105,37 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return Self(.run(RunOperation(priority: priority) { context in
-      let send = Send(context: context)
-      let state = StateModifier<State>(context: context)
+    var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
+    if let handler {
+      handleError = { error, context in
+        await handler(error, Send(context: context), StateModifier<State>(context: context))
+      }
+    }
+    return makeRun(
+      priority: priority,
+      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      operation: { context in
+        try await operation(Send(context: context), StateModifier<State>(context: context))
+      },
+      catch: handleError
+    )
+  }
+
+  /// The one place a `.run` effect's errors are handled: cancellation ends it quietly, other
+  /// errors go to `handler`, or are reported when there is none.
+  private static func makeRun(
+    priority: TaskPriority?,
+    location: IssueLocation,
+    operation: @escaping @Sendable (EffectContext<Action>) async throws -> Void,
+    catch handler: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
+  ) -> Self {
+    Self(.run(RunOperation(priority: priority) { context in
       do {
-        try await operation(send, state)
+        try await operation(context)
       } catch {
         guard !isCancellation(error) else { return }
         if let handler {
-          await handler(error, send, state)
+          await handler(error, context)
         } else {
           reportUnhandled(error, location: location)
         }
