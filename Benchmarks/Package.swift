@@ -22,6 +22,7 @@ let package = Package(
       dependencies: [
         .product(name: "ComposableCore", package: rootPackage),
         .product(name: "ComposableTesting", package: rootPackage),
+        .product(name: "WorkspaceDemoFeature", package: rootPackage),
       ]
     )
   ]

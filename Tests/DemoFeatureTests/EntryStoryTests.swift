@@ -19,7 +19,7 @@ struct EntryStoryTests {
     await store.receiveModification {
       $0.session = DemoSession(token: "session-1", username: "ada")
     }
-    await store.receive(.identityChanged(signedIn: true))
+    await store.receive(.reconcileIdentity) { $0.reconciledSessionToken = "session-1" }
     await store.receive(.editing(.authoring(.authorizationInvalidated)))
     await store.receive(.editing(.authoring(.refreshAdmission)))
     await store.receiveModification {
@@ -40,6 +40,7 @@ struct EntryStoryTests {
     let store = makeStoryStore()
     await store.send(.signIn(username: "ada", password: "wrong"))
     await store.receiveModification { $0.notice = "wrong password for ada" }
+    await store.receive(.reconcileIdentity)
     await store.finish()
   }
 

@@ -5,7 +5,9 @@
 enum Suite {
   /// Benchmark groups, for `--only`. `send` covers the floor, the root store and the 10-deep
   /// scoped store, whose figures are compared with each other.
-  static let names = ["cancel", "send", "observed", "foreach", "effect", "sibling", "teststore"]
+  static let names = [
+    "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo",
+  ]
 
   @MainActor
   static func run(
@@ -51,6 +53,7 @@ enum Suite {
         Figure("scoped10_send_ns", scoped, unit: "ns"),
         Figure("scoped10_ratio", ratio(scoped, store), unit: "x", target: .atMost(2)),
         Figure("nested10_root_send_ns", nestedRoot, unit: "ns"),
+        Figure("scoped10_vs_nested_root_ratio", ratio(scoped, nestedRoot), unit: "x"),
       ]
     }
     if wanted("observed") {
@@ -107,6 +110,11 @@ enum Suite {
       progress("teststore")
       let story = try await benchmarkTestStoreStory(rounds: ops(100), repetitions: reps(5))
       figures.append(Figure("teststore_1k_steps_ms", story, unit: "ms", target: .atMost(1_000)))
+    }
+    if wanted("demo") {
+      progress("demo")
+      let walk = try await benchmarkDemoWalk(repetitions: reps(5))
+      figures.append(Figure("demo_walk_ms", walk, unit: "ms"))
     }
     return figures
   }

@@ -10,7 +10,9 @@ import ComposableWorkspace
 /// - at start it sends `restoreAuthorization`;
 /// - when the session identity changes it sends `authorizationInvalidated` and awaits it, then
 ///   (when the new session is valid) `refreshAdmission` and awaits that too — a
-///   `.concatenate`, so a late answer for the previous identity can never restore anything;
+///   `.concatenate`, so a late answer for the previous identity can never restore anything.
+///   Sign-in and sign-out end with that reconciliation, so awaiting their task awaits
+///   admission (and the preparation it requests);
 /// - it routes the content's requests to the workspace and the workspace's outcomes back to
 ///   the content's proposal form.
 public struct WorkspaceDemoFeature: Reducer {
@@ -21,6 +23,8 @@ public struct WorkspaceDemoFeature: Reducer {
     public var session: DemoSession?
     /// The last thing the app has to tell the person (a refused sign-in, a failed refresh).
     public var notice: String?
+    /// The session token Authoring was last reconciled with (see ``Action/reconcileIdentity``).
+    public var reconciledSessionToken: String?
     public var editing: Editing.State
     /// The proposals the catalogue listed last.
     public var listedProposals: [DemoProposal] = []
@@ -39,8 +43,9 @@ public struct WorkspaceDemoFeature: Reducer {
     case start
     case signIn(username: String, password: String)
     case signOut
-    /// The session identity changed (sign-in or sign-out finished).
-    case identityChanged(signedIn: Bool)
+    /// Tells Authoring about a session change, if there was one: invalidate (awaited), then
+    /// refresh admission for a new valid session.
+    case reconcileIdentity
     case enterAuthoring
     case leaveAuthoring
     case refreshPublished
@@ -66,16 +71,18 @@ public struct WorkspaceDemoFeature: Reducer {
 
       case .signIn(let username, let password):
         let auth = self.auth
-        return .run(modifying: State.self) { send, state in
-          let session = try await auth.signIn(username, password)
-          await state.modify {
-            $0.session = session
-            $0.notice = nil
-          }
-          await send(.identityChanged(signedIn: true))
-        } catch: { error, _, state in
-          await state.modify { $0.notice = "\(error)" }
-        }
+        return .concatenate(
+          .run(modifying: State.self) { _, state in
+            let session = try await auth.signIn(username, password)
+            await state.modify {
+              $0.session = session
+              $0.notice = nil
+            }
+          } catch: { error, _, state in
+            await state.modify { $0.notice = "\(error)" }
+          },
+          .send(.reconcileIdentity)
+        )
 
       case .signOut:
         guard state.session != nil else { return .none }
@@ -83,15 +90,18 @@ public struct WorkspaceDemoFeature: Reducer {
         let auth = self.auth
         return .concatenate(
           .run { _ in await auth.signOut() },
-          .send(.identityChanged(signedIn: false))
+          .send(.reconcileIdentity)
         )
 
-      case .identityChanged(let signedIn):
+      case .reconcileIdentity:
+        let token = state.session?.token
+        guard token != state.reconciledSessionToken else { return .none }
+        state.reconciledSessionToken = token
         // Await the invalidation before anything can admit the new identity.
         let invalidate = Effect<Action>.send(.editing(.authoring(.authorizationInvalidated)))
-        return signedIn
-          ? .concatenate(invalidate, .send(.editing(.authoring(.refreshAdmission))))
-          : invalidate
+        return token == nil
+          ? invalidate
+          : .concatenate(invalidate, .send(.editing(.authoring(.refreshAdmission))))
 
       case .enterAuthoring:
         return .send(.editing(.authoring(.requestAuthoring)))
