@@ -67,6 +67,14 @@ struct EffectTests {
     #expect(Set(log.all) == ["first done", "second done", "chained done"])
   }
 
+  @Test("StoreTask.finish() also awaits effects of actions the action's effects send back")
+  func finishAwaitsTransitiveEffects() async {
+    let log = Log<String>()
+    let store = Store(initialState: Relay.State()) { Relay(log: log) }
+    await store.send(.start).finish()
+    #expect(log.all == ["relayed", "second effect done"])
+  }
+
   @Test("Cancelling by id stops the effect, drops its late send and clears in-flight status")
   func cancelByID() async {
     let log = Log<String>()
@@ -218,6 +226,26 @@ private struct Stubborn: Reducer {
       .cancellable(id: "work")
     case .stop:
       return .cancel(id: "work")
+    }
+  }
+}
+
+/// An effect that sends an action whose own effect takes a while.
+private struct Relay: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable { case start, relayed }
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in await send(.relayed) }
+    case .relayed:
+      log.append("relayed")
+      return .run { [log] _ in
+        try await Task.sleep(for: .milliseconds(20))
+        log.append("second effect done")
+      }
     }
   }
 }

@@ -142,7 +142,7 @@ public final class Store<State, Action: Sendable>: Observable {
         when the state is present.
         """
       )
-      return StoreTask([])
+      return StoreTask()
     }
     return forward(action)
   }

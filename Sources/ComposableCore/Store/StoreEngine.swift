@@ -7,15 +7,15 @@ package enum ActionOrigin: Sendable {
   case effect
 }
 
-/// Where the tasks of the effects an action starts are collected.
+/// Where the tasks of the effects an action starts are collected: the tasks of one external
+/// send, which its `StoreTask` awaits.
 @usableFromInline
 enum EffectSink {
-  /// Into the engine's `directTasks`, returned by the `send` being processed.
+  /// Into the box of the `send` being processed, made when its first effect starts.
   case direct
-  /// Into a box a queued (re-entrant) send already returned.
-  case deferred(LockIsolated<[Task<Void, Never>]>)
-  /// Nowhere: the action came from an effect.
-  case discard
+  /// Into a box an earlier send already returned (a re-entrant send, or an action an effect
+  /// of that send sent back).
+  case box(StoreTask.Box)
 }
 
 /// The runtime shared by ``Store`` and `TestStore`: it owns the root state, reduces actions and
@@ -52,7 +52,8 @@ package final class StoreEngine<State, Action: Sendable> {
 
   @usableFromInline var queue: [Queued] = []
   @usableFromInline var isDraining = false
-  @usableFromInline var directTasks: [Task<Void, Never>] = []
+  /// The task box of the external send being processed, once one of its effects started.
+  @usableFromInline var directBox: StoreTask.Box?
 
   /// Runs once at the end of every drained batch.
   @usableFromInline package var didFinishBatch: (() -> Void)?
@@ -75,29 +76,31 @@ package final class StoreEngine<State, Action: Sendable> {
   // MARK: Input
 
   /// Reduces `action` (now, or after the current action when called re-entrantly) and returns
-  /// the task of every effect it starts.
+  /// the task of every effect it starts, including effects of actions those effects send back.
   @inlinable
   package func send(_ action: Action, origin: ActionOrigin = .external) -> StoreTask {
     if isDraining {
-      let box = LockIsolated<[Task<Void, Never>]>([])
-      queue.append(.action(action, origin, .deferred(box)))
-      return StoreTask(deferred: box)
+      let box = StoreTask.Box()
+      queue.append(.action(action, origin, .box(box)))
+      return StoreTask(box)
     }
     isDraining = true
     process(action, origin: origin, sink: .direct)
     finishBatch()
-    guard !directTasks.isEmpty else { return StoreTask([]) }
-    defer { directTasks = [] }
-    return StoreTask(directTasks)
+    guard let box = directBox else { return StoreTask() }
+    directBox = nil
+    return StoreTask(box)
   }
 
-  private func receive(_ action: Action) {
+  /// An action sent back by an effect: its own effects join the task of the send that started
+  /// that effect.
+  private func receive(_ action: Action, into box: StoreTask.Box) {
     if isDraining {
-      queue.append(.action(action, .effect, .discard))
+      queue.append(.action(action, .effect, .box(box)))
       return
     }
     isDraining = true
-    process(action, origin: .effect, sink: .discard)
+    process(action, origin: .effect, sink: .box(box))
     finishBatch()
   }
 
@@ -171,11 +174,13 @@ package final class StoreEngine<State, Action: Sendable> {
     case .send(let action):
       queue.append(.action(action, .effect, sink))
     case .run(let run):
-      collect(launch(run, keys: keys, origin: origin), into: sink)
+      let box = resolve(sink)
+      box.append(launch(run, keys: keys, origin: origin, box: box))
     case .merge(let effects):
       for effect in effects { start(effect, sink: sink, keys: keys, origin: origin) }
     case .concatenate(let effects):
-      collect(launchSequence(effects, keys: keys, origin: origin), into: sink)
+      let box = resolve(sink)
+      box.append(launchSequence(effects, keys: keys, origin: origin, box: box))
     case .cancellable(let key, let cancelInFlight, let effect):
       if cancelInFlight { registry.cancel(key) }
       start(effect, sink: sink, keys: keys + [key], origin: origin)
@@ -184,19 +189,25 @@ package final class StoreEngine<State, Action: Sendable> {
     }
   }
 
-  private func collect(_ task: Task<Void, Never>, into sink: EffectSink) {
+  private func resolve(_ sink: EffectSink) -> StoreTask.Box {
     switch sink {
-    case .direct: directTasks.append(task)
-    case .deferred(let box): box.withValue { $0.append(task) }
-    case .discard: break
+    case .box(let box):
+      return box
+    case .direct:
+      if let directBox { return directBox }
+      let box = StoreTask.Box()
+      directBox = box
+      return box
     }
   }
 
-  private func launch(_ run: RunOperation<Action>, keys: [EffectKey], origin: Action) -> Task<Void, Never> {
+  private func launch(
+    _ run: RunOperation<Action>, keys: [EffectKey], origin: Action, box: StoreTask.Box
+  ) -> Task<Void, Never> {
     let token = registry.makeToken()
     let lifetime = EffectLifetime()
     let context = EffectContext<Action>(
-      send: { [weak self] in self?.receive($0) },
+      send: { [weak self] in self?.receive($0, into: box) },
       modify: { [weak self] in self?.receive($0) },
       lifetime: lifetime
     )
@@ -208,17 +219,18 @@ package final class StoreEngine<State, Action: Sendable> {
     return task
   }
 
-  private func launchSequence(_ effects: [Effect<Action>], keys: [EffectKey], origin: Action) -> Task<Void, Never> {
+  private func launchSequence(
+    _ effects: [Effect<Action>], keys: [EffectKey], origin: Action, box: StoreTask.Box
+  ) -> Task<Void, Never> {
     let token = registry.makeToken()
     let task = Task { [weak self] in
       for effect in effects {
         guard !Task.isCancelled, let self else { break }
-        let running = self.startCollecting(effect, keys: keys, origin: origin)
-        await withTaskCancellationHandler {
-          for task in running { await task.value }
-        } onCancel: {
-          for task in running { task.cancel() }
-        }
+        // Each step's work (and what it sends back) is collected apart, so the next step waits
+        // for exactly it; the outer send's task waits for this whole sequence.
+        let step = StoreTask.Box()
+        self.startCollecting(effect, keys: keys, origin: origin, into: step)
+        await StoreTask(step).finish()
       }
       self?.registry.finish(token)
     }
@@ -226,15 +238,15 @@ package final class StoreEngine<State, Action: Sendable> {
     return task
   }
 
-  /// Starts `effect` outside any send and returns its tasks (for concatenation).
-  private func startCollecting(_ effect: Effect<Action>, keys: [EffectKey], origin: Action) -> [Task<Void, Never>] {
-    let box = LockIsolated<[Task<Void, Never>]>([])
-    start(effect, sink: .deferred(box), keys: keys, origin: origin)
+  /// Starts `effect` outside any send, collecting its tasks into `box` (for concatenation).
+  private func startCollecting(
+    _ effect: Effect<Action>, keys: [EffectKey], origin: Action, into box: StoreTask.Box
+  ) {
+    start(effect, sink: .box(box), keys: keys, origin: origin)
     if !isDraining && !queue.isEmpty {
       isDraining = true
       finishBatch()
     }
-    return box.current
   }
 
   private func describe(_ origin: Action) -> String? {
