@@ -1,14 +1,12 @@
 import ComposableCore
 import ComposableWorkspace
 
-/// The demo's read and review access to the published catalogue: branch listings, revision
-/// snapshots, the proposal listing, and merging (a reviewer's action). Not part of the
+/// The demo's read and review access to the published catalogue: revision snapshots, the
+/// proposal listing, and merging (a reviewer's action). Not part of the
 /// workspace contract.
 public struct CatalogueClient: DependencyKey, Sendable {
   /// The events of one revision.
   public var events: @Sendable (_ at: WorkspaceBranchReference) async throws -> [Event]
-  /// The branch names.
-  public var branches: @Sendable () async -> [String]
   /// The proposals the server lists now (subject to projection lag).
   public var proposals: @Sendable () async -> [DemoProposal]
   /// Lands a proposal on its branch; returns the new revision.
@@ -16,12 +14,10 @@ public struct CatalogueClient: DependencyKey, Sendable {
 
   public init(
     events: @escaping @Sendable (WorkspaceBranchReference) async throws -> [Event],
-    branches: @escaping @Sendable () async -> [String],
     proposals: @escaping @Sendable () async -> [DemoProposal],
     merge: @escaping @Sendable (String) async throws -> WorkspaceBranchReference
   ) {
     self.events = events
-    self.branches = branches
     self.proposals = proposals
     self.merge = merge
   }
@@ -32,7 +28,6 @@ public struct CatalogueClient: DependencyKey, Sendable {
   private static var unimplementedClient: CatalogueClient {
     CatalogueClient(
       events: unimplemented("CatalogueClient.events"),
-      branches: unimplemented("CatalogueClient.branches", placeholder: []),
       proposals: unimplemented("CatalogueClient.proposals", placeholder: []),
       merge: unimplemented("CatalogueClient.merge")
     )
@@ -44,7 +39,6 @@ public struct CatalogueClient: DependencyKey, Sendable {
       events: { reference in
         try await system.revision(reference.revision, of: reference.branch.rawValue).events
       },
-      branches: { await system.branches() },
       proposals: { await system.listProposals() },
       merge: { id in
         let revision = try await system.merge(proposalID: id)

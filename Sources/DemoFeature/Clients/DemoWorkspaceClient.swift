@@ -15,12 +15,17 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
   ///   against the system (``WorkspaceAuthorizationError/invalidated`` when it is gone).
   /// - Publication sends the request's idempotency key; the system answers a retry with the
   ///   record it created first.
+  ///
+  /// - Parameter workingCopies: sessions restored from elsewhere (a state file), so they open
+  ///   as they were.
   public static func demo(
     system: DemoSystem,
     credentials: DemoCredentials,
-    publishedBranch: BranchName = "published"
+    publishedBranch: BranchName = "published",
+    workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
   ) -> Self {
-    let local = LockIsolated<[WorkspaceID: WorkspaceSession<EventWorkingCopy>]>([:])
+    let local = LockIsolated(
+      Dictionary(workingCopies.map { ($0.source.workspace, $0) }, uniquingKeysWith: { _, last in last }))
 
     @Sendable func authorize() async throws -> (grant: String, token: String) {
       let values = credentials.current

@@ -107,10 +107,15 @@ public struct EventViewer: WorkspaceContent {
     }
   }
 
-  /// Proposing needs the publish capability; without it the form says so and nothing is sent.
+  /// Proposing needs the publish capability and a ready workspace; without them the form says
+  /// so and nothing is sent.
   private func publish(_ request: ProposalRequest, _ state: inout State) -> Effect<Action> {
     guard state.context?.canPublish == true else {
       state.local.form = .failed(request, reason: "not authorized to propose; enter authoring first")
+      return .none
+    }
+    guard state.session != nil else {
+      state.local.form = .failed(request, reason: "the workspace is not ready yet")
       return .none
     }
     state.local.form = .publishing(request)

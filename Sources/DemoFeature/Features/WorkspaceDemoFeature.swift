@@ -176,14 +176,18 @@ public struct WorkspaceDemoFeature: Reducer {
 
 extension WorkspaceDemoFeature {
   /// The live feature graph on `system`: every client composed with the same credentials.
+  ///
+  /// - Parameter workingCopies: ready sessions restored from elsewhere (a state file).
   public static func live(
     system: DemoSystem,
-    credentials: DemoCredentials
+    credentials: DemoCredentials,
+    workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
   ) -> some Reducer<State, Action> {
     WorkspaceDemoFeature()
       .dependency(AuthClient.demo(system: system, credentials: credentials))
       .dependency(AuthoringClient.demo(system: system, credentials: credentials))
-      .dependency(DemoWorkspaceClient.demo(system: system, credentials: credentials))
+      .dependency(
+        DemoWorkspaceClient.demo(system: system, credentials: credentials, workingCopies: workingCopies))
       .dependency(CatalogueClient.demo(system: system))
   }
 }
@@ -203,6 +207,10 @@ public func makeWorkspaceDemoStore(
   initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
 ) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
   Store(initialState: initialState) {
-    WorkspaceDemoFeature.live(system: system, credentials: credentials)
+    // A ready session in the initial state (reopened from a file) is the client's working copy.
+    WorkspaceDemoFeature.live(
+      system: system, credentials: credentials,
+      workingCopies: initialState.editing.workspace.session.map { [$0] } ?? []
+    )
   }
 }
