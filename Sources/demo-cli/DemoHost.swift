@@ -1,0 +1,90 @@
+import ComposableAuthoring
+import ComposableAuthoringWorkspace
+import ComposableCore
+import ComposableWorkspace
+import WorkspaceDemoFeature
+
+/// The running demo application: the in-memory system, the device's credentials and the
+/// store `makeWorkspaceDemoStore` builds over them. Both the walk and the repl drive it.
+@MainActor
+final class DemoHost {
+  typealias State = WorkspaceDemoFeature.State
+  typealias Action = WorkspaceDemoFeature.Action
+
+  let system: DemoSystem
+  let credentials: DemoCredentials
+  let store: Store<State, Action>
+
+  /// A host over `system` with `credentials`, starting from `initialState`. Nothing is sent
+  /// yet: call ``start()``.
+  init(
+    system: DemoSystem = DemoSystem(),
+    credentials: DemoCredentials = DemoCredentials(),
+    initialState: State = State()
+  ) {
+    self.system = system
+    self.credentials = credentials
+    self.store = makeWorkspaceDemoStore(
+      system: system, credentials: credentials, initialState: initialState)
+  }
+
+  /// A host restored from a state file: the system from its snapshot, the session and the
+  /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
+  /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant.
+  convenience init(restoring file: StateFile) {
+    var content = EventViewer.Local()
+    content.proposals = file.proposals
+    self.init(
+      system: DemoSystem(snapshot: file.system),
+      credentials: DemoCredentials(
+        DemoCredentials.Values(session: file.session, persistedGrant: file.persistedGrant)),
+      initialState: State(
+        session: file.session,
+        editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
+      )
+    )
+  }
+
+  /// The application's state now.
+  var state: State { store.state }
+
+  /// The ready workspace session, if any.
+  var session: WorkspaceSession<EventWorkingCopy>? { state.editing.workspace.session }
+
+  /// The validated authoring capability, if any.
+  var context: AuthoringContext? { state.editing.authoring.context }
+
+  /// The app started: revalidates a persisted grant (and keeps a ready workspace).
+  func start() async {
+    await send(.start)
+  }
+
+  /// Sends `action` and awaits its work, including what its effects set off in turn
+  /// (admission after sign-in, preparation after a validated grant…).
+  func send(_ action: Action) async {
+    await store.send(action).finish()
+  }
+
+  /// What `--state` saves now.
+  func snapshot() async -> StateFile {
+    let values = credentials.current
+    return StateFile(
+      system: await system.snapshot(),
+      session: values.session,
+      persistedGrant: values.persistedGrant,
+      workspace: state.editing.workspace,
+      proposals: state.editing.content.proposals
+    )
+  }
+
+  /// The events of one revision, read from the catalogue (for markers and summaries).
+  func events(at reference: WorkspaceBranchReference) async -> [Event]? {
+    try? await system.revision(reference.revision, of: reference.branch.rawValue).events
+  }
+
+  /// What the working copy changed against its baseline, computed locally (no client call).
+  func localChanges() async -> EventChangeSet? {
+    guard let session, let base = await events(at: session.baseline) else { return nil }
+    return EventChangeSet.between(baseline: base, working: Array(session.source.events))
+  }
+}

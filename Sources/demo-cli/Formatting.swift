@@ -1,0 +1,76 @@
+import ComposableAuthoring
+import ComposableWorkspace
+import WorkspaceDemoFeature
+
+/// Readable text for the values the tool prints.
+enum Describe {
+  /// `ready at published@r1 · 3 events`, `inactive`, `preparing`, `preparation failed: …`.
+  static func availability(_ availability: WorkspaceAvailability<EventWorkingCopy>) -> String {
+    switch availability {
+    case .inactive: "inactive"
+    case .preparing: "preparing"
+    case .preparationFailed(let failure): "preparation failed: \(failure.message)"
+    case .ready(let session): "ready at \(session.baseline) · \(count(session.source.events.count, "event"))"
+    }
+  }
+
+  /// `admitted as ada · grant grant-1 · may edit, publish`, `not admitted`, `denied: …`.
+  static func admission(_ admission: AdmissionStatus) -> String {
+    switch admission {
+    case .notAdmitted: "not admitted"
+    case .admitted(let context):
+      "admitted as \(context.identity.rawValue) · grant \(context.grant.rawValue) · may \(capabilities(context.capabilities))"
+    case .denied(let denial): "denied: \(denial.reason)"
+    }
+  }
+
+  /// `edit, publish`, or `nothing`.
+  static func capabilities(_ capabilities: AuthoringCapabilities) -> String {
+    var names: [String] = []
+    if capabilities.contains(.edit) { names.append("edit") }
+    if capabilities.contains(.publish) { names.append("publish") }
+    return names.isEmpty ? "nothing" : names.joined(separator: ", ")
+  }
+
+  /// `P1 · content c0123… · target published@r1`.
+  static func record(_ record: ProposalRecord) -> String {
+    "\(record.id) · content \(record.contentRevision) · target \(record.target)"
+  }
+
+  /// The lines of a change set (`+ …`, `~ … → …`, `- …`), or `no changes`.
+  static func changes(_ changes: EventChangeSet) -> [String] {
+    changes.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// `+1 ~0 -2`, or `none`.
+  static func changeCounts(_ changes: EventChangeSet) -> String {
+    changes.isEmpty ? "none" : "+\(changes.added.count) ~\(changes.modified.count) -\(changes.removed.count)"
+  }
+
+  /// The proposal form's state.
+  static func form(_ form: ProposalForm) -> String {
+    switch form {
+    case .idle: "idle"
+    case .publishing(let request): "publishing “\(request.title)”"
+    case .published(let record): "published \(Self.record(record))"
+    case .noChanges: "nothing to propose (no changes)"
+    case .failed(let request, let reason): "“\(request.title)” failed: \(reason) (retry possible)"
+    }
+  }
+
+  /// A listed proposal: `P1 “Add the poetry evening” by ada · content … · target published@r1 · open`.
+  static func proposal(_ proposal: DemoProposal) -> String {
+    let status: String =
+      switch proposal.status {
+      case .open: "open"
+      case .merged(let revision): "merged into \(revision)"
+      }
+    return "\(proposal.id) “\(proposal.title)” by \(proposal.author) · content \(proposal.contentRevision)"
+      + " · target \(proposal.branch)@\(proposal.baseRevision) · \(status)"
+  }
+
+  /// `1 event`, `3 events`.
+  static func count(_ n: Int, _ noun: String) -> String {
+    "\(n) \(noun)\(n == 1 ? "" : "s")"
+  }
+}

@@ -1,0 +1,74 @@
+/// The interactive shell: reads commands line by line (from a terminal or a pipe), runs each
+/// against the store, prints its result, and saves the state file after every command.
+///
+/// On a terminal it prints a prompt; otherwise it echoes each command (passwords masked) so a
+/// piped session reads as a transcript. A failing command never stops the shell; in
+/// non-interactive use the shell exits with status 1 at the end of its input if any failed.
+@MainActor
+struct Repl {
+  let executor: CommandExecutor
+  let sink: any OutputSink
+  let style: Style
+  /// Whether input comes from a person at a terminal.
+  let interactive: Bool
+  /// Where to save after every command, if anywhere.
+  let storage: StateFileStorage?
+
+  /// Runs until `quit` or the end of input; returns the exit status.
+  func run(readLine: () -> String?) async -> Int32 {
+    let printer = OutcomePrinter(style: style)
+    var failures = 0
+    while true {
+      if interactive { sink.write(style.bold("demo> ")) }
+      guard let line = readLine() else {
+        if interactive { sink.line() }
+        break
+      }
+      let command: Command
+      do {
+        guard let parsed = try CommandParser.parse(line) else { continue }
+        command = parsed
+      } catch {
+        echo(Self.masked(line))
+        printer.print(.failure(error.description), to: sink)
+        failures += 1
+        continue
+      }
+      echo(command.maskedText ?? line.trimmingWhitespace)
+      var outcome = await executor.execute(command)
+      if let storage, command.changesState {
+        do {
+          try storage.save(await executor.host.snapshot())
+        } catch {
+          outcome.fail("state not saved to \(storage.path): \(error)")
+        }
+      }
+      printer.print(outcome, to: sink)
+      if outcome.failed { failures += 1 }
+      if outcome.quits { break }
+    }
+    return interactive || failures == 0 ? 0 : 1
+  }
+
+  private func echo(_ text: String) {
+    guard !interactive else { return }
+    sink.line(style.dim("› " + text))
+  }
+
+  /// A line that did not parse, safe to echo: a `signin` line keeps only its first word.
+  static func masked(_ line: String) -> String {
+    let trimmed = line.trimmingWhitespace
+    let first = trimmed.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
+    return first.lowercased() == "signin" && trimmed.count > first.count ? "signin ********" : trimmed
+  }
+}
+
+extension Command {
+  /// Whether the command may change what `--state` keeps (help and quit do not).
+  var changesState: Bool {
+    switch self {
+    case .help, .quit: false
+    default: true
+    }
+  }
+}

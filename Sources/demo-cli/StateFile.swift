@@ -1,0 +1,96 @@
+import ComposableAuthoring
+import ComposableWorkspace
+import Foundation
+import WorkspaceDemoFeature
+
+/// What `--state FILE` keeps between runs: the in-memory system, the device's credentials and
+/// the local workspace.
+///
+/// Never a password: the system snapshot holds sessions and grants, not accounts (passwords
+/// live only in `DemoAccount`'s seed list). The session token and the grant are secrets of a
+/// kind, so the file is written with mode 0600.
+struct StateFile: Codable, Equatable, Sendable {
+  /// The format's version; a file with another one is refused.
+  static let currentVersion = 1
+
+  var version: Int
+  /// The demo backend.
+  var system: DemoSystemSnapshot
+  /// The signed-in application session.
+  var session: DemoSession?
+  /// The grant persisted on the device, revalidated at start.
+  var persistedGrant: AuthoringGrant?
+  /// The workspace: id and availability (a ready session keeps its edits and its baseline).
+  var workspace: WorkspaceState<EventWorkingCopy>
+  /// The records created from this workspace, in order.
+  var proposals: [ProposalRecord]
+
+  init(
+    system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
+    workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord]
+  ) {
+    self.version = Self.currentVersion
+    self.system = system
+    self.session = session
+    self.persistedGrant = persistedGrant
+    self.workspace = workspace
+    self.proposals = proposals
+  }
+
+  /// The file's bytes: pretty, stable JSON.
+  func encoded() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return try encoder.encode(self)
+  }
+
+  /// Reads a file's bytes.
+  static func decode(_ data: Data) throws(StateFileError) -> StateFile {
+    let file: StateFile
+    do {
+      file = try JSONDecoder().decode(StateFile.self, from: data)
+    } catch let error as DecodingError {
+      throw .corrupt(Self.explain(error))
+    } catch {
+      throw .corrupt(String(describing: error))
+    }
+    guard file.version == currentVersion else {
+      throw .corrupt("format version \(file.version); this demo-cli reads version \(currentVersion)")
+    }
+    return file
+  }
+
+  private static func explain(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+      let keys = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return keys.isEmpty ? "" : " at \(keys)"
+    }
+    switch error {
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty ? "not valid JSON" : "invalid value\(path(context))"
+    case .keyNotFound(let key, let context): return "missing \(key.stringValue)\(path(context))"
+    case .typeMismatch(_, let context): return "unexpected value\(path(context))"
+    case .valueNotFound(_, let context): return "missing value\(path(context))"
+    @unknown default: return "unreadable contents"
+    }
+  }
+}
+
+/// Why a state file cannot be used. The tool prints one line and exits with status 1, leaving
+/// the file as it is.
+enum StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file exists but cannot be read (permissions, a directory…).
+  case unreadable(String)
+  /// The contents are not a state file of this version.
+  case corrupt(String)
+  /// Writing failed.
+  case unwritable(String)
+
+  var description: String {
+    switch self {
+    case .unreadable(let reason): "cannot read it: \(reason)"
+    case .corrupt(let reason): "it is not a usable demo-cli state file: \(reason)"
+    case .unwritable(let reason): "cannot write it: \(reason)"
+    }
+  }
+}

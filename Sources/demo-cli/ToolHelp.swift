@@ -1,0 +1,52 @@
+/// The tool's `--help` text and usage line.
+enum ToolHelp {
+  static let usage = "usage: demo-cli [--state FILE] [--no-color] [walk | repl | help]"
+
+  static var text: String {
+    var lines = [
+      "demo-cli — the Composable Workspace demo on an in-memory system",
+      "",
+      usage,
+      "",
+      "Subcommands:",
+      "  walk          (default) walk the whole story and narrate it: sign-in, admission,",
+      "                preparation, edits, proposals P1 and P2 against the first revision,",
+      "                a reviewer's merge, refreshing Published, and P3 against the new revision",
+      "  repl          an interactive shell over the same store; reads commands from a pipe too",
+      "  help          this text",
+      "",
+      "Options:",
+      "  --state FILE  keep the system, the credentials (session and persisted grant, never a",
+      "                password) and the local workspace in FILE between runs; saved after every",
+      "                command and at the end of the walk (atomically, mode 0600). On reopen the",
+      "                persisted grant is revalidated and a ready workspace comes back with its",
+      "                edits, not re-prepared. An unreadable or corrupt FILE is left untouched",
+      "                and the tool exits with status 1.",
+      "  --no-color    no ANSI colours (they are used only when standard output is a terminal",
+      "                and NO_COLOR is not set)",
+      "  -h, --help    this text",
+      "",
+      "Repl commands:",
+    ]
+    let width = CommandTable.all.map(\.usage.count).max() ?? 0
+    for spec in CommandTable.all {
+      lines.append("  " + spec.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + spec.summary)
+    }
+    lines += [
+      "",
+      "In the repl, 'help COMMAND' or 'COMMAND --help' explains a command. Words are separated by",
+      "spaces; quote words that belong together (\"Town Hall\"). Blank lines and lines starting",
+      "with # are ignored. Results and refusals are printed to standard output, one line each.",
+      "",
+      "Accounts: ada/lovelace and grace/hopper may author; linus/torvalds may only read.",
+      "",
+      "Exit status:",
+      "  0  the walk completed / the repl ended and no command failed",
+      "  1  a step of the walk failed; in non-interactive repl use (standard input not a",
+      "     terminal) at least one command failed (the shell goes on to the end of its input",
+      "     and then exits 1); the state file could not be read or written",
+      "  2  unknown subcommand or option (a usage line goes to standard error)",
+    ]
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,67 @@
+import Testing
+
+@testable import demo_cli
+
+@Suite("Tool arguments")
+struct InvocationTests {
+  @Test("No arguments walk the story; repl and help are subcommands")
+  func modes() throws {
+    #expect(try Invocation.parse([]) == Invocation(mode: .walk))
+    #expect(try Invocation.parse(["walk"]) == Invocation(mode: .walk))
+    #expect(try Invocation.parse(["repl"]) == Invocation(mode: .repl))
+    #expect(try Invocation.parse(["help"]).mode == .help)
+    #expect(try Invocation.parse(["--help"]).mode == .help)
+    #expect(try Invocation.parse(["repl", "-h"]).mode == .help)
+  }
+
+  @Test("--state takes a value, before or after the subcommand, in either spelling")
+  func state() throws {
+    #expect(try Invocation.parse(["--state", "s.json", "repl"]) == Invocation(mode: .repl, statePath: "s.json"))
+    #expect(try Invocation.parse(["repl", "--state=s.json"]) == Invocation(mode: .repl, statePath: "s.json"))
+    #expect(try Invocation.parse(["--no-color"]) == Invocation(mode: .walk, noColor: true))
+  }
+
+  @Test("Bad arguments are usage errors")
+  func errors() {
+    #expect(throws: UsageError.unknownOption("--bogus")) { try Invocation.parse(["--bogus"]) }
+    #expect(throws: UsageError.unknownSubcommand("frobnicate")) { try Invocation.parse(["frobnicate"]) }
+    #expect(throws: UsageError.missingValue("--state")) { try Invocation.parse(["--state"]) }
+    #expect(throws: UsageError.missingValue("--state")) { try Invocation.parse(["--state", "--no-color"]) }
+    #expect(throws: UsageError.repeatedOption("--state")) { try Invocation.parse(["--state=a", "--state=b"]) }
+    #expect(throws: UsageError.unexpectedArgument("walk")) { try Invocation.parse(["repl", "walk"]) }
+  }
+
+  @MainActor
+  @Test("An unknown flag or subcommand exits 2 with a usage line on standard error")
+  func usageExit() async {
+    for arguments in [["--bogus"], ["frobnicate"], ["repl", "--colour"]] {
+      let run = await runCLI(arguments)
+      #expect(run.status == 2)
+      #expect(run.output.isEmpty)
+      #expect(run.errors.contains("usage: demo-cli"))
+      #expect(run.errors.hasPrefix("demo-cli: unknown"))
+    }
+  }
+
+  @MainActor
+  @Test("--help documents the subcommands, the options and every repl command")
+  func help() async {
+    let run = await runCLI(["--help"])
+    #expect(run.status == 0)
+    for word in ["walk", "repl", "--state", "--no-color", "Exit status"] {
+      #expect(run.output.contains(word))
+    }
+    for spec in CommandTable.all {
+      #expect(run.output.contains(spec.usage), "\(spec.name) is not documented")
+    }
+  }
+
+  @Test("Colour only on a terminal without NO_COLOR")
+  func color() {
+    #expect(Style.detect(environment: [:], outputIsTerminal: true).usesColor)
+    #expect(!Style.detect(environment: [:], outputIsTerminal: false).usesColor)
+    #expect(!Style.detect(environment: ["NO_COLOR": "1"], outputIsTerminal: true).usesColor)
+    #expect(Style.plain.green("ok") == "ok")
+    #expect(Style.color.green("ok") == "\u{1B}[32mok\u{1B}[0m")
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import demo_cli
+
+/// What one run of the tool produced.
+struct Run {
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// Runs the tool as `demo-cli ARGUMENTS` with `input` as its standard input, colour off.
+@MainActor
+func runCLI(_ arguments: [String], input: [String] = [], interactive: Bool = false) async -> Run {
+  let sink = CapturedOutput()
+  var lines = input[...]
+  let status = await CLI.run(
+    arguments: arguments,
+    terminal: Terminal(inputIsTerminal: interactive, outputIsTerminal: false, environment: [:]),
+    sink: sink,
+    readLine: { lines.popFirst() }
+  )
+  return Run(status: status, output: sink.output, errors: sink.errors)
+}
+
+/// A fresh executor over a fresh in-memory system.
+@MainActor
+func makeExecutor() async -> CommandExecutor {
+  let host = DemoHost()
+  await host.start()
+  return CommandExecutor(host: host)
+}
+
+extension CommandExecutor {
+  /// Parses and runs each line; returns the outcome of the last.
+  @discardableResult
+  func run(_ lines: String...) async throws -> CommandOutcome {
+    var last = CommandOutcome()
+    for line in lines {
+      let command = try #require(try CommandParser.parse(line))
+      last = await execute(command)
+    }
+    return last
+  }
+}
+
+/// A new empty directory for one test.
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("demo-cli-tests-\(UUID().uuidString)", isDirectory: true)
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
