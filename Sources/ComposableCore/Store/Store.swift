@@ -42,12 +42,16 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let isDuplicate: ((State, State) -> Bool)?
   /// Derives a scoped store's state from its parent's (`nil` when optional state is gone).
   @usableFromInline let derive: (() -> State?)?
-  @usableFromInline var isGone = false
+  /// Whether this store was scoped to optional state (``scope(ifLet:action:)``), which can go.
+  @usableFromInline let mayDisappear: Bool
+  // Flags and links below are touched only on the main actor and never by overlapping
+  // accesses, so they skip the runtime's dynamic exclusivity checks.
+  @exclusivity(unchecked) @usableFromInline var isGone = false
   /// A scoped store whose parent changed while nobody observed it: derive before reading.
-  @usableFromInline var isStale = false
+  @exclusivity(unchecked) @usableFromInline var isStale = false
   /// Whether state was read (so an observer may be registered) since the last notification.
-  @usableFromInline var isObserved = false
-  @usableFromInline var children: [() -> Bool] = []
+  @exclusivity(unchecked) @usableFromInline var isObserved = false
+  @exclusivity(unchecked) @usableFromInline var children: [() -> Bool] = []
 
   /// Creates a root store.
   ///
@@ -68,7 +72,8 @@ public final class Store<State, Action: Sendable>: Observable {
     }
     self.init(
       engine: engine, snapshot: initialState, path: [], forward: { engine.send($0) },
-      derive: nil, inFlight: InFlightEffects(registry: engine.registry), isDuplicate: nil
+      derive: nil, mayDisappear: false, inFlight: InFlightEffects(registry: engine.registry),
+      isDuplicate: nil
     )
     engine.didFinishBatch = { [weak self] in self?.batchDidFinish() }
   }
@@ -80,6 +85,7 @@ public final class Store<State, Action: Sendable>: Observable {
     path: [AnyHashableSendable],
     forward: @escaping (Action) -> StoreTask,
     derive: (() -> State?)?,
+    mayDisappear: Bool,
     inFlight: InFlightEffects,
     isDuplicate: ((State, State) -> Bool)?
   ) {
@@ -88,6 +94,7 @@ public final class Store<State, Action: Sendable>: Observable {
     self.path = path
     self.forward = forward
     self.derive = derive
+    self.mayDisappear = mayDisappear
     self.inFlight = inFlight
     self.isDuplicate = isDuplicate
   }
@@ -134,7 +141,7 @@ public final class Store<State, Action: Sendable>: Observable {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     if let engine { return engine.send(action) }
-    if isStale { rederive() }
+    if mayDisappear, isStale { rederive() }
     guard !isGone else {
       reportIssue(
         """
@@ -198,7 +205,7 @@ public final class Store<State, Action: Sendable>: Observable {
     guard let initial = currentState[keyPath: toChildState] else { return nil }
     return makeChild(
       initial: initial, component: toChildState, action: toChildAction,
-      isDuplicate: { $0 == $1 }
+      isDuplicate: { $0 == $1 }, mayDisappear: true
     ) { $0[keyPath: toChildState] }
   }
 
@@ -208,6 +215,7 @@ public final class Store<State, Action: Sendable>: Observable {
     component: some Hashable & Sendable,
     action toChildAction: CasePath<Action, ChildAction>,
     isDuplicate: ((ChildState, ChildState) -> Bool)?,
+    mayDisappear: Bool = false,
     toChildState: @escaping (State) -> ChildState?
   ) -> Store<ChildState, ChildAction> {
     let child = Store<ChildState, ChildAction>(
@@ -216,6 +224,7 @@ public final class Store<State, Action: Sendable>: Observable {
       path: path + [AnyHashableSendable(component)],
       forward: { [send] in send(toChildAction.embed($0)) },
       derive: { [self] in toChildState(self.currentState) },
+      mayDisappear: mayDisappear,
       inFlight: inFlight,
       isDuplicate: isDuplicate
     )

@@ -50,15 +50,17 @@ package final class StoreEngine<State, Action: Sendable> {
   @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
   @usableFromInline package nonisolated let registry = EffectRegistry()
 
-  @usableFromInline var queue: [Queued] = []
-  @usableFromInline var isDraining = false
+  // Bookkeeping below is touched only on the main actor, never by overlapping accesses, so
+  // it skips the runtime's dynamic exclusivity checks (a large share of a send's cost).
+  @exclusivity(unchecked) @usableFromInline var queue: [Queued] = []
+  @exclusivity(unchecked) @usableFromInline var isDraining = false
   /// The task box of the external send being processed, once one of its effects started.
-  @usableFromInline var directBox: StoreTask.Box?
+  @exclusivity(unchecked) @usableFromInline var directBox: StoreTask.Box?
 
   /// Runs once at the end of every drained batch.
-  @usableFromInline package var didFinishBatch: (() -> Void)?
+  @exclusivity(unchecked) @usableFromInline package var didFinishBatch: (() -> Void)?
   /// Runs after each item is processed, with the state right after it (tests only).
-  @usableFromInline package var didProcess: ((Item, State) -> Void)?
+  @exclusivity(unchecked) @usableFromInline package var didProcess: ((Item, State) -> Void)?
   /// Record what started each effect, for "still in flight" diagnostics (tests only).
   package var recordsEffectOrigins = false
 
