@@ -32,7 +32,37 @@ package final class EffectRegistry: @unchecked Sendable {
   /// Called after any effect finished or was cancelled.
   package var effectsDidChange: (() -> Void)?
 
+  /// While positive, notifications are held back and sent once when the outermost batch ends.
+  private var batchDepth = 0
+  private var keysChangedInBatch = false
+  private var effectsChangedInBatch = false
+
   package init() {}
+
+  /// Runs `body` (which may start and cancel many effects) with one notification of each kind
+  /// at its end instead of one per effect.
+  package func batch(_ body: () -> Void) {
+    batchDepth += 1
+    body()
+    batchDepth -= 1
+    guard batchDepth == 0 else { return }
+    if keysChangedInBatch {
+      keysChangedInBatch = false
+      keysDidChange?()
+    }
+    if effectsChangedInBatch {
+      effectsChangedInBatch = false
+      effectsDidChange?()
+    }
+  }
+
+  private func notifyKeysChanged() {
+    if batchDepth > 0 { keysChangedInBatch = true } else { keysDidChange?() }
+  }
+
+  private func notifyEffectsChanged() {
+    if batchDepth > 0 { effectsChangedInBatch = true } else { effectsDidChange?() }
+  }
 
   /// How many effects are running, including cancelled ones that have not stopped yet.
   package var count: Int { records.count + draining.count }
@@ -77,18 +107,18 @@ package final class EffectRegistry: @unchecked Sendable {
       if tokensByKey[key] == nil { keysChanged = true }
       tokensByKey[key, default: []].insert(token)
     }
-    if keysChanged { keysDidChange?() }
+    if keysChanged { notifyKeysChanged() }
   }
 
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   package func finish(_ token: Token) {
     if draining.removeValue(forKey: token) != nil {
-      effectsDidChange?()
+      notifyEffectsChanged()
       return
     }
     guard let record = records.removeValue(forKey: token) else { return }
-    if unindex(token, keys: record.keys) { keysDidChange?() }
-    effectsDidChange?()
+    if unindex(token, keys: record.keys) { notifyKeysChanged() }
+    notifyEffectsChanged()
   }
 
   /// Cancels every effect running under `key`: at once it is no longer in flight under any
@@ -102,8 +132,8 @@ package final class EffectRegistry: @unchecked Sendable {
       draining[token] = record.task
       keysChanged = unindex(token, keys: record.keys) || keysChanged
     }
-    if keysChanged { keysDidChange?() }
-    effectsDidChange?()
+    if keysChanged { notifyKeysChanged() }
+    notifyEffectsChanged()
   }
 
   /// Cancels everything (when the store goes away, or a test skips in-flight effects).
@@ -116,8 +146,8 @@ package final class EffectRegistry: @unchecked Sendable {
       draining[token] = record.task
     }
     if !all.isEmpty {
-      keysDidChange?()
-      effectsDidChange?()
+      notifyKeysChanged()
+      notifyEffectsChanged()
     }
   }
 
@@ -125,9 +155,10 @@ package final class EffectRegistry: @unchecked Sendable {
   private func unindex(_ token: Token, keys: [EffectKey]) -> Bool {
     var emptied = false
     for key in keys {
-      tokensByKey[key]?.remove(token)
-      if tokensByKey[key]?.isEmpty == true {
-        tokensByKey[key] = nil
+      guard let index = tokensByKey.index(forKey: key) else { continue }
+      tokensByKey.values[index].remove(token)
+      if tokensByKey.values[index].isEmpty {
+        tokensByKey.remove(at: index)
         emptied = true
       }
     }

@@ -179,7 +179,9 @@ package final class StoreEngine<State, Action: Sendable> {
       let box = resolve(sink)
       box.append(launch(run, keys: keys, origin: origin, box: box))
     case .merge(let effects):
-      for effect in effects { start(effect, sink: sink, keys: keys, origin: origin) }
+      registry.batch {
+        for effect in effects { start(effect, sink: sink, keys: keys, origin: origin) }
+      }
     case .concatenate(let effects):
       let box = resolve(sink)
       box.append(launchSequence(effects, keys: keys, origin: origin, box: box))
