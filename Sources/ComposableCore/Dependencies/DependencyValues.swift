@@ -1,7 +1,7 @@
 /// The collection of dependencies in force for the current task.
 ///
 /// Values are read with ``Dependency`` and overridden for a scope with
-/// ``withDependencies(_:operation:)-3ofk8`` or the reducer modifiers
+/// `withDependencies(_:operation:)` or the reducer modifiers
 /// ``Reducer/dependency(_:_:)`` and ``Reducer/dependency(_:)``. Effects run with the values that
 /// were in force when their action was reduced.
 ///

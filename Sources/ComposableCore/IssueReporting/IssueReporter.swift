@@ -27,7 +27,7 @@ public struct IssueLocation: Sendable, Equatable, CustomStringConvertible {
 ///
 /// The core ships ``StandardErrorIssueReporter``; `ComposableTesting` ships a reporter that fails
 /// the running XCTest or Swift Testing test. Install reporters for a scope with
-/// ``withIssueReporters(_:operation:)-5p3jc`` or process-wide with ``IssueReporters/default``.
+/// `withIssueReporters(_:operation:)` or process-wide with ``IssueReporters/default``.
 public protocol IssueReporter: Sendable {
   /// Records one issue.
   func reportIssue(_ message: String, at location: IssueLocation)
@@ -47,7 +47,7 @@ public struct StandardErrorIssueReporter: IssueReporter {
 public enum IssueReporters {
   private static let fallback = LockIsolated<[any IssueReporter]>([StandardErrorIssueReporter()])
 
-  /// Reporters installed for the current task by ``withIssueReporters(_:operation:)-5p3jc``;
+  /// Reporters installed for the current task by `withIssueReporters(_:operation:)`;
   /// `nil` when none are.
   @TaskLocal public static var scoped: [any IssueReporter]?
 

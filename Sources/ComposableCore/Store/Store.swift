@@ -13,7 +13,7 @@ import Observation
 /// - `send` reduces synchronously. An action sent while another is being reduced (for example
 ///   from an observer) is queued and reduced right after it, in order.
 /// - Observers are notified once per drained batch of actions, not once per action.
-/// - A scoped store (``scope(state:action:)-(_,_)``) notifies only when its own state changed
+/// - A scoped store (`scope(state:action:)`) notifies only when its own state changed
 ///   (when that state is `Equatable`; otherwise whenever its parent's did).
 /// - Effects are cancelled when the root store is released.
 ///
