@@ -1,0 +1,186 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A child process spawned with `posix_spawn`, its standard output and error on pipes.
+///
+/// `Foundation.Process` is not used: on Linux (Swift 6.3.1) its `run()` intermittently
+/// crashes reading past a `dirent` (swift-corelibs-foundation PR #5472), changes the whole
+/// process's working directory to honour `currentDirectoryURL`, and lets the child inherit
+/// the spawning Dispatch thread's blocked signals (so SIGTERM cannot stop it). Here the child
+/// gets an empty signal mask, default dispositions for the termination signals, its own
+/// process group (so cancellation reaches git's own children too), and no inherited
+/// descriptors besides its three standard ones.
+final class ChildProcess: @unchecked Sendable {
+  let pid: pid_t
+  private let output: Int32
+  private let error: Int32
+  private let lock = NSLock()
+  private var reaped = false
+
+  private init(pid: pid_t, output: Int32, error: Int32) {
+    self.pid = pid
+    self.output = output
+    self.error = error
+  }
+
+  /// Starts `executable` (an absolute path). `input` is a readable descriptor for standard
+  /// input (`/dev/null` when `nil`); the caller keeps ownership of it.
+  static func spawn(
+    executable: String, arguments: [String], environment: [String: String], input: Int32?
+  ) throws -> ChildProcess {
+    let output = try makePipe()
+    let error: (read: Int32, write: Int32)
+    do {
+      error = try makePipe()
+    } catch {
+      close(output.read)
+      close(output.write)
+      throw error
+    }
+    let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    defer {
+      close(output.write)
+      close(error.write)
+      if devNull >= 0 { close(devNull) }
+    }
+
+    #if canImport(Darwin)
+      var actions: posix_spawn_file_actions_t? = nil
+      var attributes: posix_spawnattr_t? = nil
+    #else
+      var actions = posix_spawn_file_actions_t()
+      var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    defer {
+      posix_spawn_file_actions_destroy(&actions)
+      posix_spawnattr_destroy(&attributes)
+    }
+    posix_spawn_file_actions_adddup2(&actions, input ?? devNull, 0)
+    posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+    posix_spawn_file_actions_adddup2(&actions, error.write, 2)
+
+    var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
+    #if canImport(Darwin)
+      flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+      // Emulate CLOEXEC_DEFAULT: close every inherited descriptor not already close-on-exec.
+      for descriptor in inheritableDescriptors() {
+        posix_spawn_file_actions_addclose(&actions, descriptor)
+      }
+    #endif
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGCHLD, SIGALRM] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+    var pid = pid_t()
+    let argv = ([executable] + arguments).map { strdup($0) }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], envp + [nil])
+    guard status == 0 else {
+      close(output.read)
+      close(error.read)
+      throw ProcessLaunchError(executable: executable, reason: String(cString: strerror(status)))
+    }
+    return ChildProcess(pid: pid, output: output.read, error: error.read)
+  }
+
+  /// Blocks until both pipes reached end of file and the child was reaped; answers its
+  /// status (the exit code, or the signal number that killed it) and outputs.
+  func collect() -> ProcessResult {
+    var collected = [Data(), Data()]
+    var descriptors = [
+      pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: error, events: Int16(POLLIN), revents: 0),
+    ]
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while descriptors.contains(where: { $0.fd >= 0 }) {
+      if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        break
+      }
+      for index in descriptors.indices
+      where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+        let descriptor = descriptors[index].fd
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+          collected[index].append(contentsOf: buffer[0..<count])
+        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+          close(descriptor)
+          descriptors[index].fd = -1
+        }
+      }
+    }
+    for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
+
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    lock.lock()
+    reaped = true
+    lock.unlock()
+    let signal = status & 0x7f
+    let code = signal == 0 ? (status >> 8) & 0xff : signal
+    return ProcessResult(status: code, standardOutput: collected[0], standardError: collected[1])
+  }
+
+  /// Sends SIGTERM to the child's process group, then SIGKILL after `grace` if it has not
+  /// been reaped by then.
+  func terminate(grace: DispatchTimeInterval = .seconds(3)) {
+    guard send(SIGTERM) else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + grace) { [self] in
+      _ = send(SIGKILL)
+    }
+  }
+
+  private func send(_ signal: Int32) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !reaped else { return false }
+    kill(-pid, signal)
+    return true
+  }
+
+  private static func makePipe() throws -> (read: Int32, write: Int32) {
+    var descriptors: [Int32] = [-1, -1]
+    // (pipe2 is not visible from Swift's Glibc module.) Children spawned meanwhile by this
+    // runner close the descriptors anyway; see `inheritableDescriptors()`.
+    guard pipe(&descriptors) == 0 else { throw launchError("pipe") }
+    _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
+    return (descriptors[0], descriptors[1])
+  }
+
+  private static func launchError(_ call: String) -> ProcessLaunchError {
+    ProcessLaunchError(executable: call, reason: String(cString: strerror(errno)))
+  }
+
+  #if !canImport(Darwin)
+    /// Open descriptors above 2 that a child would inherit (not close-on-exec).
+    private static func inheritableDescriptors() -> [Int32] {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return names.compactMap(Int32.init).filter { descriptor in
+        guard descriptor > 2 else { return false }
+        let flags = fcntl(descriptor, F_GETFD)
+        return flags >= 0 && flags & FD_CLOEXEC == 0
+      }
+    }
+  #endif
+}

@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs a child process asynchronously, without blocking any thread of the caller's actor.
+///
+/// The child is spawned directly (`posix_spawn`), with an empty signal mask and its own
+/// process group. Its standard output and standard error are drained concurrently while it
+/// runs (so a chatty process can never fill a pipe and deadlock), and one continuation is
+/// resumed when both pipes reached end of file and the child was reaped. No
+/// `waitUntilExit()` is used anywhere.
+///
+/// Cancelling the calling task sends SIGTERM to the child's process group (SIGKILL after three
+/// seconds if it is still there) and the call throws `CancellationError`.
+///
+/// ```swift
+/// let result = try await ProcessRunner().run(
+///   URL(fileURLWithPath: "/usr/bin/env"), arguments: ["git", "--version"]
+/// )
+/// ```
+public struct ProcessRunner: Sendable {
+  public init() {}
+
+  /// Runs `executable` with `arguments` and answers how it ended.
+  ///
+  /// - Parameters:
+  ///   - environment: the complete environment of the child; `nil` inherits this process's.
+  ///   - currentDirectory: the child's working directory (entered by `/bin/sh` just before it
+  ///     `exec`s the executable; this process's own working directory never changes); `nil`
+  ///     inherits this process's.
+  ///   - input: the child's standard input (served from an unlinked temporary file, so a
+  ///     child that exits without reading it can neither block nor raise SIGPIPE); `nil`
+  ///     connects standard input to `/dev/null`.
+  /// - Returns: the exit status and both outputs. A non-zero status is not an error here.
+  /// - Throws: ``ProcessLaunchError`` when the process cannot be started; `CancellationError`
+  ///   when the calling task was cancelled (the process is terminated).
+  public func run(
+    _ executable: URL,
+    arguments: [String],
+    environment: [String: String]? = nil,
+    currentDirectory: URL? = nil,
+    input: Data? = nil
+  ) async throws -> ProcessResult {
+    try Task.checkCancellation()
+    var path = executable.path
+    var arguments = arguments
+    if let currentDirectory {
+      arguments =
+        ["-c", "cd -- \"$0\" || exit 127; exec \"$@\"", currentDirectory.path, path] + arguments
+      path = "/bin/sh"
+    }
+    let inputDescriptor = try input.map(Self.inputFile)
+    defer { if let inputDescriptor { close(inputDescriptor) } }
+    let child = try ChildProcess.spawn(
+      executable: path, arguments: arguments,
+      environment: environment ?? ProcessInfo.processInfo.environment, input: inputDescriptor
+    )
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<ProcessResult, Never>) in
+        DispatchQueue.global(qos: .userInitiated).async {
+          continuation.resume(returning: child.collect())
+        }
+      }
+    } onCancel: {
+      child.terminate()
+    }
+    try Task.checkCancellation()
+    return result
+  }
+
+  /// A read-only descriptor on an already unlinked temporary file holding `input`.
+  static func inputFile(_ input: Data) throws -> Int32 {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("process-input-\(UUID().uuidString)")
+    try input.write(to: url)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw ProcessLaunchError(executable: url.path, reason: String(cString: strerror(errno)))
+    }
+    return descriptor
+  }
+}
