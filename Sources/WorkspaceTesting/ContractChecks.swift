@@ -1,0 +1,452 @@
+import ComposableCore
+import ComposableWorkspace
+import Foundation
+
+/// The problems one check found, kept even when the check then ends with a thrown step.
+final class ContractFindings: Sendable {
+  private let storage = LockIsolated<[String]>([])
+
+  var messages: [String] { storage.current }
+
+  func append(_ message: String) {
+    storage.withValue { $0.append(message) }
+  }
+}
+
+/// The checks of the conformance kit, one per rule. Each appends the problems it finds to
+/// its findings (none when the rule holds); a client call that throws unexpectedly ends the
+/// check with a ``ContractStepFailure``, after the problems found so far.
+enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
+  typealias Subject = WorkspaceContractSubject<Source, ChangeSet>
+  typealias Session = WorkspaceSession<Source>
+
+  static func check(
+    _ rule: WorkspaceContractRule, _ subject: Subject, _ problems: ContractFindings
+  ) async throws {
+    switch rule {
+    case .completeSession: try await completeSession(subject, problems)
+    case .emptyChangeSetWhenUnedited: try await emptyChangeSetWhenUnedited(subject, problems)
+    case .preparationKeepsWritableContent:
+      try await preparationKeepsWritableContent(subject, problems)
+    case .preparationKeepsBaseline: try await preparationKeepsBaseline(subject, problems)
+    case .sourceOwnership: try await sourceOwnership(subject, problems)
+    case .captureAgainstBaseline: try await captureAgainstBaseline(subject, problems)
+    case .retrySafePublication: try await retrySafePublication(subject, problems)
+    case .exactRecordIdentity: try await exactRecordIdentity(subject, problems)
+    case .recordNotInstalled: try await recordNotInstalled(subject, problems)
+    case .refreshKeepsBranch: try await refreshKeepsBranch(subject, problems)
+    case .exactBranchSelection: try await exactBranchSelection(subject, problems)
+    case .authorizationChecked: try await authorizationChecked(subject, problems)
+    case .headMismatchBeforeRecord: try await headMismatchBeforeRecord(subject, problems)
+    }
+  }
+
+  // MARK: Preparation
+
+  static func completeSession(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let id = subject.workspaceID
+    let session = try await prepare(subject)
+    if session.baseline.branch.rawValue.isEmpty {
+      problems.append(
+        "prepareSource(\(id)) answered a baseline without a branch: \(session.baseline)")
+    }
+    if session.baseline.revision.isEmpty {
+      problems.append(
+        "prepareSource(\(id)) answered a baseline without a revision: \(session.baseline)")
+    }
+    _ = try await capture(subject, session, "captureChanges on the prepared session")
+    let again = try await prepare(subject, "prepareSource(\(id)) a second time")
+    if again.baseline != session.baseline {
+      problems.append(
+        "preparing the untouched workspace again answered \(again.baseline) instead of \(session.baseline)"
+      )
+    }
+    if let same = subject.isSameSource, !same(session.source, again.source) {
+      problems.append("preparing the workspace again answered another source than the first time")
+    }
+  }
+
+  static func emptyChangeSetWhenUnedited(_ subject: Subject, _ problems: ContractFindings)
+    async throws
+  {
+    let session = try await prepare(subject)
+    let changes = try await capture(subject, session)
+    if !changes.isEmpty {
+      problems.append(
+        "captureChanges right after prepareSource, with nothing edited, answered \(changes)")
+    }
+  }
+
+  static func preparationKeepsWritableContent(_ subject: Subject, _ problems: ContractFindings)
+    async throws
+  {
+    let session = try await prepare(subject)
+    try await edit(subject, session)
+    guard try await !capture(subject, session).isEmpty else {
+      problems.append(editNotSeen)
+      return
+    }
+    let again = try await prepare(subject, "prepareSource(\(subject.workspaceID)) after an edit")
+    let changes = try await capture(subject, again, "captureChanges on the reopened session")
+    if changes.isEmpty {
+      problems.append(
+        "after an edit, preparing the workspace again answered a session without that edit: the writable content was replaced"
+      )
+    }
+  }
+
+  static func preparationKeepsBaseline(_ subject: Subject, _ problems: ContractFindings)
+    async throws
+  {
+    let session = try await prepare(subject)
+    try await moveHead(subject, session.baseline.branch)
+    let again = try await prepare(
+      subject, "prepareSource(\(subject.workspaceID)) after the remote moved")
+    if again.baseline != session.baseline {
+      problems.append(
+        "after the remote head moved, preparing again answered \(again.baseline) instead of the installed \(session.baseline): the baseline was silently advanced"
+      )
+    }
+  }
+
+  static func sourceOwnership(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let first = try await prepare(subject)
+    let second = try await step("prepareSource(\(subject.secondWorkspaceID))") {
+      try await subject.client.prepareSource(subject.secondWorkspaceID)
+    }
+    if let same = subject.isSameSource, same(first.source, second.source) {
+      problems.append(
+        "workspaces \(subject.workspaceID) and \(subject.secondWorkspaceID) answered the same source"
+      )
+    }
+    try await edit(subject, first)
+    if try await capture(subject, first, "captureChanges(source of \(subject.workspaceID))").isEmpty
+    {
+      problems.append("captureChanges did not see an edit made in the very source it was given")
+    }
+    let other = try await capture(
+      subject, second, "captureChanges(source of \(subject.secondWorkspaceID))")
+    if !other.isEmpty {
+      problems.append(
+        "captureChanges(source of \(subject.secondWorkspaceID)) answered \(other) after an edit in \(subject.workspaceID): the client did not work on the source it was given"
+      )
+    }
+  }
+
+  // MARK: Capture
+
+  static func captureAgainstBaseline(_ subject: Subject, _ problems: ContractFindings) async throws
+  {
+    let session = try await prepare(subject)
+    try await moveHead(subject, session.baseline.branch)
+    let unedited = try await capture(subject, session, "captureChanges after the remote head moved")
+    if !unedited.isEmpty {
+      problems.append(
+        "after the remote head moved, captureChanges of unedited content answered \(unedited): it did not compare with the installed baseline \(session.baseline)"
+      )
+    }
+    try await edit(subject, session)
+    if try await capture(subject, session).isEmpty { problems.append(editNotSeen) }
+  }
+
+  // MARK: Publication
+
+  static func retrySafePublication(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    guard !changes.isEmpty else {
+      problems.append(editNotSeen)
+      return
+    }
+    let before = try await listRecords(subject)
+    let request = newRequest("retry")
+    let first = try await publish(subject, session, changes, request)
+    let retried = try await publish(
+      subject, session, changes, request, "publishProposal retried with the same request")
+    if first != retried {
+      problems.append("the same request answered \(first), then \(retried)")
+    }
+    if let before, let after = try await listRecords(subject) {
+      let created = after.subtracting(before)
+      if created.count != 1 {
+        problems.append(
+          "publishing the same request twice created \(created.count) records (\(created.sorted().joined(separator: ", "))) instead of one"
+        )
+      }
+    }
+  }
+
+  static func exactRecordIdentity(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    guard !changes.isEmpty else {
+      problems.append(editNotSeen)
+      return
+    }
+    let record = try await publish(subject, session, changes, newRequest("identity"))
+    if record.target != session.baseline {
+      problems.append(
+        "the record's target \(record.target) is not the installed baseline \(session.baseline)")
+    }
+    if record.id.isEmpty { problems.append("the record has an empty identity: \(record)") }
+    if record.contentRevision.isEmpty {
+      problems.append("the record has an empty content revision: \(record)")
+    }
+    if !record.contentRevision.isEmpty, record.contentRevision == session.baseline.revision {
+      problems.append("the record's content revision is the baseline's own revision: \(record)")
+    }
+    if let listed = try await listRecords(subject), !listed.contains(record.id) {
+      problems.append("the remote lists no record \(record.id) (it lists \(listed.sorted()))")
+    }
+    let other = try await publish(
+      subject, session, changes, newRequest("identity, second attempt"),
+      "publishProposal with a second attempt's request"
+    )
+    if other.id == record.id {
+      problems.append("two attempts (two idempotency keys) answered the same identity \(record.id)")
+    }
+  }
+
+  static func recordNotInstalled(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    guard !changes.isEmpty else {
+      problems.append(editNotSeen)
+      return
+    }
+    let record = try await publish(subject, session, changes, newRequest("not installed"))
+    let again = try await prepare(subject, "prepareSource(\(subject.workspaceID)) after publishing")
+    if again.baseline != session.baseline {
+      problems.append(
+        "after publishing \(record.id), prepareSource answered \(again.baseline) instead of \(session.baseline)"
+      )
+    }
+    if try await capture(subject, session, "captureChanges after publishing").isEmpty {
+      problems.append(
+        "after publishing \(record.id), the writable content no longer differs from the baseline: the record was installed"
+      )
+    }
+    let refreshed = try await step("refreshBaseline after publishing") {
+      try await subject.client.refreshBaseline(session.source, session.baseline)
+    }
+    if refreshed != session.baseline {
+      problems.append(
+        "after publishing \(record.id) (nothing merged), refreshBaseline answered \(refreshed) instead of \(session.baseline): the record was installed on the branch"
+      )
+    }
+  }
+
+  static func headMismatchBeforeRecord(_ subject: Subject, _ problems: ContractFindings)
+    async throws
+  {
+    let session = try await prepare(subject)
+    let branch = session.baseline.branch
+    try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    guard !changes.isEmpty else {
+      problems.append(editNotSeen)
+      return
+    }
+    let before = try await listRecords(subject)
+    try await moveHead(subject, branch)
+    let request = newRequest("moved head")
+    do {
+      let record = try await subject.client.publishProposal(
+        session.source, session.baseline, changes, request)
+      problems.append(
+        "publishProposal answered \(record) although \(branch) moved away from \(session.baseline)")
+    } catch let mismatch as WorkspaceHeadMismatch {
+      if mismatch.expected != session.baseline {
+        problems.append(
+          "the mismatch's expected head \(mismatch.expected) is not the installed baseline \(session.baseline)"
+        )
+      }
+      if mismatch.actual.branch != branch || mismatch.actual.revision == session.baseline.revision {
+        problems.append(
+          "the mismatch's actual head \(mismatch.actual) is not the moved head of \(branch)")
+      }
+    } catch {
+      problems.append(
+        "publishProposal threw \(describe(error)) instead of WorkspaceHeadMismatch when \(branch) moved"
+      )
+    }
+    if let before, let after = try await listRecords(subject), after != before {
+      problems.append(
+        "records \(after.subtracting(before).sorted()) were created although the target had moved")
+    }
+    // The attempt ended before the commit point, so the form may send the same request again
+    // after refreshing: it must create exactly one record, against the refreshed baseline.
+    let refreshed = try await step("refreshBaseline after the mismatch") {
+      try await subject.client.refreshBaseline(session.source, session.baseline)
+    }
+    let refreshedSession = WorkspaceSession(source: session.source, baseline: refreshed)
+    let recaptured = try await capture(
+      subject, refreshedSession, "captureChanges against the refreshed baseline")
+    guard !recaptured.isEmpty else {
+      problems.append("could not retry the attempt: the edit was gone after refreshBaseline")
+      return
+    }
+    let record = try await publish(
+      subject, refreshedSession, recaptured, request,
+      "publishProposal of the same request after refreshing"
+    )
+    if record.target != refreshed {
+      problems.append(
+        "the retried attempt answered \(record), whose target is not the refreshed baseline \(refreshed): a record was created before the mismatch"
+      )
+    }
+    if let before, let after = try await listRecords(subject), after.subtracting(before).count != 1
+    {
+      problems.append(
+        "after the mismatch and one successful retry, the remote holds \(after.subtracting(before).count) new records instead of one"
+      )
+    }
+  }
+
+  // MARK: Baseline
+
+  static func refreshKeepsBranch(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    try await moveHead(subject, session.baseline.branch)
+    let refreshed = try await step("refreshBaseline(\(session.baseline))") {
+      try await subject.client.refreshBaseline(session.source, session.baseline)
+    }
+    if refreshed.branch != session.baseline.branch {
+      problems.append("refreshing \(session.baseline) answered another branch: \(refreshed)")
+    } else if refreshed.revision == session.baseline.revision {
+      problems.append(
+        "after \(session.baseline.branch) moved, refreshBaseline answered the old revision \(refreshed)"
+      )
+    }
+    let other = subject.otherBranch
+    let selected = try await step("selectBranch(\(other))") {
+      try await subject.client.selectBranch(session.source, other)
+    }
+    try await moveHead(subject, other)
+    let refreshedOther = try await step("refreshBaseline(\(selected))") {
+      try await subject.client.refreshBaseline(session.source, selected)
+    }
+    if refreshedOther.branch != selected.branch {
+      problems.append("refreshing \(selected) answered another branch: \(refreshedOther)")
+    } else if refreshedOther.revision == selected.revision {
+      problems.append(
+        "after \(other) moved, refreshBaseline answered the old revision \(refreshedOther)")
+    }
+  }
+
+  static func exactBranchSelection(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    for branch in [subject.otherBranch, session.baseline.branch] {
+      let selected = try await step("selectBranch(\(branch))") {
+        try await subject.client.selectBranch(session.source, branch)
+      }
+      guard selected.branch == branch else {
+        problems.append("selectBranch(\(branch)) answered \(selected)")
+        continue
+      }
+      let installed = WorkspaceSession(source: session.source, baseline: selected)
+      let changes = try await capture(
+        subject, installed, "captureChanges after selectBranch(\(branch))")
+      if !changes.isEmpty {
+        problems.append(
+          "after selectBranch(\(branch)) with nothing edited, captureChanges against \(selected) answered \(changes): the branch was not installed coherently"
+        )
+      }
+    }
+  }
+
+  // MARK: Authorization
+
+  static func authorizationChecked(_ subject: Subject, _ problems: ContractFindings) async throws {
+    let session = try await prepare(subject)
+    try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    let before = try await listRecords(subject)
+    await subject.revokeAuthorization()
+    let client = subject.client
+    let source = session.source
+    let baseline = session.baseline
+    let calls: [(String, () async throws -> Void)] = [
+      ("prepareSource", { _ = try await client.prepareSource(subject.workspaceID) }),
+      ("refreshBaseline", { _ = try await client.refreshBaseline(source, baseline) }),
+      ("selectBranch", { _ = try await client.selectBranch(source, subject.otherBranch) }),
+      ("captureChanges", { _ = try await client.captureChanges(source, baseline) }),
+      (
+        "publishProposal",
+        {
+          _ = try await client.publishProposal(
+            source, baseline, changes, newRequest("unauthorized"))
+        }
+      ),
+    ]
+    for (name, call) in calls {
+      do {
+        try await call()
+        problems.append("\(name) succeeded after the capability was revoked")
+      } catch let error as WorkspaceAuthorizationError where error == .invalidated {
+        continue
+      } catch {
+        problems.append(
+          "\(name) threw \(describe(error)) instead of WorkspaceAuthorizationError.invalidated after the capability was revoked"
+        )
+      }
+    }
+    if let before, let after = try await listRecords(subject), after != before {
+      problems.append(
+        "publishProposal created \(after.subtracting(before).sorted()) without a valid capability")
+    }
+  }
+
+  // MARK: Steps
+
+  static var editNotSeen: String {
+    "captureChanges did not see the edit made by the subject's edit hook, so the rule could not be checked"
+  }
+
+  static func prepare(_ subject: Subject, _ name: String? = nil) async throws -> Session {
+    try await step(name ?? "prepareSource(\(subject.workspaceID))") {
+      try await subject.client.prepareSource(subject.workspaceID)
+    }
+  }
+
+  static func capture(_ subject: Subject, _ session: Session, _ name: String = "captureChanges")
+    async throws -> ChangeSet
+  {
+    try await step(name) {
+      try await subject.client.captureChanges(session.source, session.baseline)
+    }
+  }
+
+  static func publish(
+    _ subject: Subject, _ session: Session, _ changes: ChangeSet, _ request: ProposalRequest,
+    _ name: String = "publishProposal"
+  ) async throws -> ProposalRecord {
+    try await step(name) {
+      try await subject.client.publishProposal(session.source, session.baseline, changes, request)
+    }
+  }
+
+  static func edit(_ subject: Subject, _ session: Session) async throws {
+    try await step("the subject's edit hook") { try await subject.edit(session.source) }
+  }
+
+  static func moveHead(_ subject: Subject, _ branch: BranchName) async throws {
+    try await step("the subject's moveRemoteHead(\(branch)) hook") {
+      try await subject.moveRemoteHead(branch)
+    }
+  }
+
+  static func listRecords(_ subject: Subject) async throws -> Set<String>? {
+    guard let proposalIDs = subject.proposalIDs else { return nil }
+    return try await step("the subject's proposalIDs hook") { try await proposalIDs() }
+  }
+
+  static func newRequest(_ title: String) -> ProposalRequest {
+    ProposalRequest(
+      title: "Contract check: \(title)", summary: "Made by the conformance kit.",
+      idempotencyKey: UUID())
+  }
+}
