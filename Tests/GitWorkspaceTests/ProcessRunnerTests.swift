@@ -1,0 +1,125 @@
+import Foundation
+import GitWorkspace
+import Testing
+
+@Suite("Process runner")
+struct ProcessRunnerTests {
+  let shell = URL(fileURLWithPath: "/bin/sh")
+
+  @Test func collectsStatusAndBothOutputs() async throws {
+    let result = try await ProcessRunner().run(
+      shell, arguments: ["-c", "echo out; echo err >&2; exit 3"])
+    #expect(result.status == 3)
+    #expect(result.outputText == "out\n")
+    #expect(result.errorText == "err\n")
+  }
+
+  @Test func drainsLargeOutputOnBothPipesWithoutDeadlock() async throws {
+    let result = try await ProcessRunner().run(
+      shell, arguments: ["-c", "head -c 8000000 /dev/zero; head -c 6000000 /dev/zero >&2"]
+    )
+    #expect(result.status == 0)
+    #expect(result.standardOutput.count == 8_000_000)
+    #expect(result.standardError.count == 6_000_000)
+  }
+
+  @Test func passesInputEnvironmentAndDirectory() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try await ProcessRunner().run(
+      shell, arguments: ["-c", "cat; printf '%s|' \"$GREETING\"; pwd"],
+      environment: ["GREETING": "hello", "PATH": "/usr/bin:/bin"],
+      currentDirectory: directory.url, input: Data("piped|".utf8)
+    )
+    #expect(result.outputText == "piped|hello|\(directory.url.resolvingSymlinksInPath().path)\n")
+  }
+
+  @Test func aMissingExecutableIsALaunchError() async throws {
+    await #expect(throws: ProcessLaunchError.self) {
+      try await ProcessRunner().run(URL(fileURLWithPath: "/nonexistent/tool"), arguments: [])
+    }
+  }
+
+  @Test func cancellationTerminatesTheProcess() async throws {
+    let started = ContinuousClock.now
+    let task = Task {
+      try await ProcessRunner().run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"])
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    // SIGTERM itself ended it (the child did not inherit the worker thread's blocked signals),
+    // well before the SIGKILL grace period.
+    #expect(ContinuousClock.now - started < .seconds(2))
+  }
+
+  @Test func aChildIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
+    let started = ContinuousClock.now
+    let task = Task {
+      try await ProcessRunner().run(shell, arguments: ["-c", "trap '' TERM; exec sleep 30"])
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(ContinuousClock.now - started < .seconds(10))
+  }
+
+  @Test func aTaskCancelledBeforeStartingNeverRuns() async throws {
+    let marker = try TemporaryDirectory()
+    defer { marker.remove() }
+    let file = marker.url.appendingPathComponent("ran")
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await ProcessRunner().run(shell, arguments: ["-c", "touch '\(file.path)'"])
+    }
+    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
+  @MainActor
+  @Test func manyConcurrentRunsFromTheMainActor() async throws {
+    let results = try await withThrowingTaskGroup(of: Int32.self) { group in
+      for index in 0..<24 {
+        group.addTask {
+          try await ProcessRunner().run(self.shell, arguments: ["-c", "exit \(index % 3)"]).status
+        }
+      }
+      var statuses: [Int32] = []
+      for try await status in group { statuses.append(status) }
+      return statuses
+    }
+    #expect(results.sorted() == (0..<24).map { Int32($0 % 3) }.sorted())
+  }
+}
+
+@Suite("Git process")
+struct GitProcessTests {
+  @Test func aFailingCommandIsAGitErrorWithGitsMessage() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let error = await #expect(throws: GitError.self) {
+      try await GitProcess().run(["rev-parse", "HEAD"], in: directory.url)
+    }
+    #expect(error?.status == 128)
+    #expect(error?.arguments == ["rev-parse", "HEAD"])
+    #expect(error?.message.contains("not a git repository") == true)
+    #expect(error?.localizedDescription.contains("git rev-parse HEAD failed (exit 128)") == true)
+  }
+
+  @Test func identityComesFromTheRunnerNotFromGlobalConfig() async throws {
+    let git = GitProcess().withIdentity(
+      GitSignature(name: "Ada Lovelace", email: "ada@example.com"))
+    let ident = try await git.text(["var", "GIT_COMMITTER_IDENT"])
+    #expect(ident.hasPrefix("Ada Lovelace <ada@example.com> "))
+    // Global config is /dev/null: nothing is configured there.
+    let global = try await git.run(
+      ["config", "--global", "--list"], acceptedStatuses: [0, 1, 128])
+    #expect(global.outputText.isEmpty)
+  }
+
+  @Test func aMissingGitExecutableIsAGitError() async throws {
+    let git = GitProcess(executable: URL(fileURLWithPath: "/nonexistent/git"))
+    let error = await #expect(throws: GitError.self) { try await git.run(["--version"]) }
+    #expect(error?.status == -1)
+  }
+}
