@@ -88,6 +88,18 @@ struct EffectTests {
     #expect(store.results == [])
   }
 
+  @Test("Whether an id is in flight is observable")
+  func inFlightIsObservable() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let changes = ObservationCounter { _ = store.isEffectInFlight(Work.long) }
+    let task = store.send(.startLong("one", cancelInFlight: false))
+    #expect(changes.count == 1)
+    store.send(.stopLong)
+    #expect(changes.count == 2)
+    await task.finish()
+  }
+
   @Test("cancelInFlight cancels the running effect with the same id before starting anew")
   func cancelInFlight() async {
     let log = Log<String>()
