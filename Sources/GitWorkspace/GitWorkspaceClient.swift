@@ -76,8 +76,12 @@ public struct GitWorkspaceClient: Sendable {
   public var client: WorkspaceClient<GitWorkingCopy, GitChangeSet> {
     WorkspaceClient(
       prepareSource: { id in try await self.prepareSource(id) },
-      refreshBaseline: { source, baseline in try await self.refreshBaseline(source, baseline) },
-      selectBranch: { source, branch in try await self.selectBranch(source, branch) },
+      refreshBaseline: { source, baseline in
+        WorkspaceSession(source: source, baseline: try await self.refreshBaseline(source, baseline))
+      },
+      selectBranch: { source, branch in
+        WorkspaceSession(source: source, baseline: try await self.selectBranch(source, branch))
+      },
       captureChanges: { source, baseline in try await self.captureChanges(source, baseline) },
       publishProposal: { source, baseline, changes, request in
         try await self.publishProposal(source, baseline, changes, request)

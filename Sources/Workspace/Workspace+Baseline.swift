@@ -6,18 +6,18 @@ extension Workspace {
     let client = self.client
     return .run(modifying: State.self) { send, state in
       let refreshed = try await client.refreshBaseline(session.source, session.baseline)
-      guard refreshed.branch == session.baseline.branch else {
+      guard refreshed.baseline.branch == session.baseline.branch else {
         let violation = WorkspaceContractViolation(
           """
           Invalid WorkspaceClient output: refreshBaseline must keep the branch identity, but \
-          refreshing \(session.baseline) answered \(refreshed). It was not installed.
+          refreshing \(session.baseline) answered \(refreshed.baseline). It was not installed.
           """
         )
         reportIssue(violation.message)
         await send(.delegate(.refreshFailed(WorkspaceFailure(violation))))
         return
       }
-      await state.modify { $0.installBaseline(refreshed, onBranch: session.baseline.branch) }
+      await state.modify { $0.install(refreshed, onBranch: session.baseline.branch) }
     } catch: { error, send, _ in
       if isAuthorizationInvalidated(error) {
         await authorizationLost(send)
@@ -33,19 +33,19 @@ extension Workspace {
     let client = self.client
     let selection = Effect<Action>.run(modifying: State.self) { send, state in
       let selected = try await client.selectBranch(session.source, branch)
-      guard selected.branch == branch else {
+      guard selected.baseline.branch == branch else {
         let violation = WorkspaceContractViolation(
           """
           Invalid WorkspaceClient output: selectBranch must return exactly the requested branch, \
-          but selecting \(branch) answered \(selected). It was not installed.
+          but selecting \(branch) answered \(selected.baseline). It was not installed.
           """
         )
         reportIssue(violation.message)
         await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(violation))))
         return
       }
-      await state.modify { $0.installBaseline(selected, onBranch: nil) }
-      await send(.delegate(.branchSelected(selected)))
+      await state.modify { $0.install(selected, onBranch: nil) }
+      await send(.delegate(.branchSelected(selected.baseline)))
     } catch: { error, send, _ in
       if isAuthorizationInvalidated(error) {
         await authorizationLost(send)
@@ -62,12 +62,11 @@ extension Workspace {
 }
 
 extension WorkspaceState {
-  /// Installs `baseline` in the ready session, keeping its source. With `branch`, only when
+  /// Installs a refreshed or selected session as one coherent pair. With `branch`, only when
   /// the session is still on that branch (a refresh that raced a selection is dropped).
-  mutating func installBaseline(_ baseline: WorkspaceBranchReference, onBranch branch: BranchName?) {
-    guard case .ready(var session) = availability else { return }
+  mutating func install(_ answered: WorkspaceSession<Source>, onBranch branch: BranchName?) {
+    guard case .ready(let session) = availability else { return }
     if let branch, session.baseline.branch != branch { return }
-    session.baseline = baseline
-    availability = .ready(session)
+    availability = .ready(answered)
   }
 }

@@ -53,16 +53,18 @@ public struct WorkspaceClient<Source: Sendable, ChangeSet: WorkspaceChangeSet>: 
   /// Creates or opens the coherent session of a workspace.
   public var prepareSource: @Sendable (_ id: WorkspaceID) async throws -> WorkspaceSession<Source>
 
-  /// Answers the current revision of `baseline.branch`; the branch must be the same.
+  /// Installs the current revision of `baseline.branch` and answers the coherent session: the
+  /// same branch at its current revision, and the source as it now is (a handle — a worktree,
+  /// a database — answers itself; a value-type source answers its updated value).
   public var refreshBaseline: @Sendable (
     _ source: Source, _ baseline: WorkspaceBranchReference
-  ) async throws -> WorkspaceBranchReference
+  ) async throws -> WorkspaceSession<Source>
 
-  /// Installs `branch` in the source coherently and answers its exact reference; the branch
-  /// must be exactly the one requested.
+  /// Installs `branch` coherently and answers the session: exactly the requested branch at its
+  /// exact revision, and the source as it now is.
   public var selectBranch: @Sendable (
     _ source: Source, _ branch: BranchName
-  ) async throws -> WorkspaceBranchReference
+  ) async throws -> WorkspaceSession<Source>
 
   /// Compares the writable content of `source` with `baseline` (the installed baseline).
   public var captureChanges: @Sendable (
@@ -78,8 +80,8 @@ public struct WorkspaceClient<Source: Sendable, ChangeSet: WorkspaceChangeSet>: 
 
   public init(
     prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Source>,
-    refreshBaseline: @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> WorkspaceBranchReference,
-    selectBranch: @escaping @Sendable (Source, BranchName) async throws -> WorkspaceBranchReference,
+    refreshBaseline: @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> WorkspaceSession<Source>,
+    selectBranch: @escaping @Sendable (Source, BranchName) async throws -> WorkspaceSession<Source>,
     captureChanges: @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> ChangeSet,
     publishProposal: @escaping @Sendable (Source, WorkspaceBranchReference, ChangeSet, ProposalRequest) async throws -> ProposalRecord
   ) {

@@ -80,8 +80,8 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   static func preparationKeepsWritableContent(_ subject: Subject, _ problems: ContractFindings)
     async throws
   {
-    let session = try await prepare(subject)
-    try await edit(subject, session)
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
     guard try await !capture(subject, session).isEmpty else {
       problems.append(editNotSeen)
       return
@@ -110,7 +110,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   }
 
   static func sourceOwnership(_ subject: Subject, _ problems: ContractFindings) async throws {
-    let first = try await prepare(subject)
+    var first = try await prepare(subject)
     let second = try await step("prepareSource(\(subject.secondWorkspaceID))") {
       try await subject.client.prepareSource(subject.secondWorkspaceID)
     }
@@ -119,7 +119,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
         "workspaces \(subject.workspaceID) and \(subject.secondWorkspaceID) answered the same source"
       )
     }
-    try await edit(subject, first)
+    first = try await edit(subject, first)
     if try await capture(subject, first, "captureChanges(source of \(subject.workspaceID))").isEmpty
     {
       problems.append("captureChanges did not see an edit made in the very source it was given")
@@ -137,7 +137,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
 
   static func captureAgainstBaseline(_ subject: Subject, _ problems: ContractFindings) async throws
   {
-    let session = try await prepare(subject)
+    var session = try await prepare(subject)
     try await moveHead(subject, session.baseline.branch)
     let unedited = try await capture(subject, session, "captureChanges after the remote head moved")
     if !unedited.isEmpty {
@@ -145,15 +145,15 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
         "after the remote head moved, captureChanges of unedited content answered \(unedited): it did not compare with the installed baseline \(session.baseline)"
       )
     }
-    try await edit(subject, session)
+    session = try await edit(subject, session)
     if try await capture(subject, session).isEmpty { problems.append(editNotSeen) }
   }
 
   // MARK: Publication
 
   static func retrySafePublication(_ subject: Subject, _ problems: ContractFindings) async throws {
-    let session = try await prepare(subject)
-    try await edit(subject, session)
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
     let changes = try await capture(subject, session)
     guard !changes.isEmpty else {
       problems.append(editNotSeen)
@@ -178,8 +178,8 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   }
 
   static func exactRecordIdentity(_ subject: Subject, _ problems: ContractFindings) async throws {
-    let session = try await prepare(subject)
-    try await edit(subject, session)
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
     let changes = try await capture(subject, session)
     guard !changes.isEmpty else {
       problems.append(editNotSeen)
@@ -210,8 +210,8 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   }
 
   static func recordNotInstalled(_ subject: Subject, _ problems: ContractFindings) async throws {
-    let session = try await prepare(subject)
-    try await edit(subject, session)
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
     let changes = try await capture(subject, session)
     guard !changes.isEmpty else {
       problems.append(editNotSeen)
@@ -230,7 +230,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
       )
     }
     let refreshed = try await step("refreshBaseline after publishing") {
-      try await subject.client.refreshBaseline(session.source, session.baseline)
+      try await subject.client.refreshBaseline(session.source, session.baseline).baseline
     }
     if refreshed != session.baseline {
       problems.append(
@@ -242,9 +242,9 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   static func headMismatchBeforeRecord(_ subject: Subject, _ problems: ContractFindings)
     async throws
   {
-    let session = try await prepare(subject)
+    var session = try await prepare(subject)
     let branch = session.baseline.branch
-    try await edit(subject, session)
+    session = try await edit(subject, session)
     let changes = try await capture(subject, session)
     guard !changes.isEmpty else {
       problems.append(editNotSeen)
@@ -279,10 +279,10 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
     }
     // The attempt ended before the commit point, so the form may send the same request again
     // after refreshing: it must create exactly one record, against the refreshed baseline.
-    let refreshed = try await step("refreshBaseline after the mismatch") {
+    let refreshedSession = try await step("refreshBaseline after the mismatch") {
       try await subject.client.refreshBaseline(session.source, session.baseline)
     }
-    let refreshedSession = WorkspaceSession(source: session.source, baseline: refreshed)
+    let refreshed = refreshedSession.baseline
     let recaptured = try await capture(
       subject, refreshedSession, "captureChanges against the refreshed baseline")
     guard !recaptured.isEmpty else {
@@ -311,9 +311,10 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   static func refreshKeepsBranch(_ subject: Subject, _ problems: ContractFindings) async throws {
     let session = try await prepare(subject)
     try await moveHead(subject, session.baseline.branch)
-    let refreshed = try await step("refreshBaseline(\(session.baseline))") {
+    let refreshedSession = try await step("refreshBaseline(\(session.baseline))") {
       try await subject.client.refreshBaseline(session.source, session.baseline)
     }
+    let refreshed = refreshedSession.baseline
     if refreshed.branch != session.baseline.branch {
       problems.append("refreshing \(session.baseline) answered another branch: \(refreshed)")
     } else if refreshed.revision == session.baseline.revision {
@@ -322,13 +323,15 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
       )
     }
     let other = subject.otherBranch
-    let selected = try await step("selectBranch(\(other))") {
-      try await subject.client.selectBranch(session.source, other)
+    // Every later call gets the source the client answered last.
+    let selectedSession = try await step("selectBranch(\(other))") {
+      try await subject.client.selectBranch(refreshedSession.source, other)
     }
+    let selected = selectedSession.baseline
     try await moveHead(subject, other)
     let refreshedOther = try await step("refreshBaseline(\(selected))") {
-      try await subject.client.refreshBaseline(session.source, selected)
-    }
+      try await subject.client.refreshBaseline(selectedSession.source, selected)
+    }.baseline
     if refreshedOther.branch != selected.branch {
       problems.append("refreshing \(selected) answered another branch: \(refreshedOther)")
     } else if refreshedOther.revision == selected.revision {
@@ -339,15 +342,18 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
 
   static func exactBranchSelection(_ subject: Subject, _ problems: ContractFindings) async throws {
     let session = try await prepare(subject)
+    var source = session.source
     for branch in [subject.otherBranch, session.baseline.branch] {
-      let selected = try await step("selectBranch(\(branch))") {
-        try await subject.client.selectBranch(session.source, branch)
+      let installed = try await step("selectBranch(\(branch))") {
+        try await subject.client.selectBranch(source, branch)
       }
+      // Every later call gets the source the client answered last.
+      source = installed.source
+      let selected = installed.baseline
       guard selected.branch == branch else {
         problems.append("selectBranch(\(branch)) answered \(selected)")
         continue
       }
-      let installed = WorkspaceSession(source: session.source, baseline: selected)
       let changes = try await capture(
         subject, installed, "captureChanges after selectBranch(\(branch))")
       if !changes.isEmpty {
@@ -361,8 +367,8 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   // MARK: Authorization
 
   static func authorizationChecked(_ subject: Subject, _ problems: ContractFindings) async throws {
-    let session = try await prepare(subject)
-    try await edit(subject, session)
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
     let changes = try await capture(subject, session)
     let before = try await listRecords(subject)
     await subject.revokeAuthorization()
@@ -429,8 +435,13 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
     }
   }
 
-  static func edit(_ subject: Subject, _ session: Session) async throws {
-    try await step("the subject's edit hook") { try await subject.edit(session.source) }
+  /// The session with its source as the edit hook left it.
+  static func edit(_ subject: Subject, _ session: Session) async throws -> Session {
+    var edited = session
+    edited.source = try await step("the subject's edit hook") {
+      try await subject.edit(session.source)
+    }
+    return edited
   }
 
   static func moveHead(_ subject: Subject, _ branch: BranchName) async throws {

@@ -15,7 +15,10 @@ import ComposableWorkspace
 ///     client: .git(remote: remote.url, root: remote.root, capability: { capability.current }),
 ///     workspaceID: "catalogue",
 ///     otherBranch: "published",
-///     edit: { source in try remote.appendLine(to: source.worktree.appendingPathComponent("a.txt")) },
+///     edit: { source in
+///       try remote.appendLine(to: source.worktree.appendingPathComponent("a.txt"))
+///       return source
+///     },
 ///     moveRemoteHead: { branch in try await remote.commitElsewhere(on: branch) },
 ///     revokeAuthorization: { capability.setValue(nil) },
 ///     proposalIDs: { try await remote.proposalRefs() }
@@ -32,9 +35,11 @@ public struct WorkspaceContractSubject<Source: Sendable, ChangeSet: WorkspaceCha
   public var secondWorkspaceID: WorkspaceID
   /// An existing branch other than the one `prepareSource` installs.
   public var otherBranch: BranchName
-  /// Makes a real edit in the writable content of `source` (as the user would). It must not
-  /// conflict with what ``moveRemoteHead`` changes.
-  public var edit: @Sendable (Source) async throws -> Void
+  /// Makes a real edit in the writable content of `source` (as the user would) and answers the
+  /// source to use from then on: the same value for a handle (a worktree, a database), the
+  /// edited value for a value-type source. It must not conflict with what ``moveRemoteHead``
+  /// changes.
+  public var edit: @Sendable (Source) async throws -> Source
   /// Someone else advances `branch` on the remote by one new revision.
   public var moveRemoteHead: @Sendable (BranchName) async throws -> Void
   /// Makes the capability the client reads invalid from now on.
@@ -51,7 +56,7 @@ public struct WorkspaceContractSubject<Source: Sendable, ChangeSet: WorkspaceCha
     workspaceID: WorkspaceID,
     secondWorkspaceID: WorkspaceID? = nil,
     otherBranch: BranchName,
-    edit: @escaping @Sendable (Source) async throws -> Void,
+    edit: @escaping @Sendable (Source) async throws -> Source,
     moveRemoteHead: @escaping @Sendable (BranchName) async throws -> Void,
     revokeAuthorization: @escaping @Sendable () async -> Void,
     proposalIDs: (@Sendable () async throws -> Set<String>)? = nil,

@@ -49,7 +49,7 @@ struct ConformanceKitTests {
       let prepare = client.prepareSource
       client.selectBranch = { source, _ in
         // Broken: ignores the request and answers the default branch.
-        try await prepare("catalogue").baseline
+        WorkspaceSession(source: source, baseline: try await prepare("catalogue").baseline)
       }
       return harness.subject(client: client)
     }
@@ -91,8 +91,7 @@ struct ConformanceKitTests {
       client.prepareSource = { id in
         // Broken: silently moves to the remote's newest head on every open.
         let session = try await prepare(id)
-        return WorkspaceSession(
-          source: session.source, baseline: try await refresh(session.source, session.baseline))
+        return try await refresh(session.source, session.baseline)
       }
       return harness.subject(client: client)
     }
@@ -136,7 +135,9 @@ struct ConformanceKitTests {
     ) {
       let harness = try await GitHarness.make(in: directory)
       var client = harness.git.client
-      client.selectBranch = { _, _ in WorkspaceBranchReference(branch: "elsewhere", revision: "0") }
+      client.selectBranch = { source, _ in
+        WorkspaceSession(source: source, baseline: WorkspaceBranchReference(branch: "elsewhere", revision: "0"))
+      }
       return harness.subject(client: client)
     }
     #expect(recorder.messages.count == 2)

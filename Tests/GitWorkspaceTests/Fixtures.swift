@@ -141,6 +141,7 @@ struct GitHarness: Sendable {
       otherBranch: "published",
       edit: { source in
         try append("edited by the kit\n", to: source.worktree.appendingPathComponent("a.txt"))
+        return source
       },
       moveRemoteHead: { branch in try await remote.commit(on: branch) },
       revokeAuthorization: { if revoke { capability.setValue(nil) } },

@@ -16,7 +16,7 @@ struct BaselineTests {
         #expect(baseline == Fixture.main1)
         await started.fire()
         await gate.wait()
-        return Fixture.main2
+        return WorkspaceSession(source: source, baseline: Fixture.main2)
       }
     }
 
@@ -54,7 +54,7 @@ struct BaselineTests {
       $0.workspaceClient.selectBranch = { source, branch in
         #expect(source == Fixture.source)
         #expect(branch == "drafts")
-        return Fixture.drafts
+        return WorkspaceSession(source: source, baseline: Fixture.drafts)
       }
     }
 
@@ -86,12 +86,14 @@ struct BaselineTests {
     let refreshStarted = Signal()
     let refreshGate = Gate()
     let store = makeStore {
-      $0.workspaceClient.refreshBaseline = { _, _ in
+      $0.workspaceClient.refreshBaseline = { source, _ in
         await refreshStarted.fire()
         await refreshGate.wait()
-        return Fixture.main2
+        return WorkspaceSession(source: source, baseline: Fixture.main2)
       }
-      $0.workspaceClient.selectBranch = { _, _ in Fixture.drafts }
+      $0.workspaceClient.selectBranch = { source, _ in
+        WorkspaceSession(source: source, baseline: Fixture.drafts)
+      }
     }
 
     let refresh = await store.send(.refreshBaseline)

@@ -43,7 +43,9 @@ struct InvalidUsageTests {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
       let store = makeStore {
-        $0.workspaceClient.selectBranch = { _, _ in Fixture.main2 }
+        $0.workspaceClient.selectBranch = { source, _ in
+          WorkspaceSession(source: source, baseline: Fixture.main2)
+        }
       }
       await store.send(.selectBranch("drafts"))
       await store.receive(matching: { action in
@@ -64,7 +66,9 @@ struct InvalidUsageTests {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
       let store = makeStore {
-        $0.workspaceClient.refreshBaseline = { _, _ in Fixture.drafts }
+        $0.workspaceClient.refreshBaseline = { source, _ in
+          WorkspaceSession(source: source, baseline: Fixture.drafts)
+        }
       }
       await store.send(.refreshBaseline)
       await store.receive(matching: { action in

@@ -173,7 +173,9 @@ struct PublicationTests {
       }
       // The remote has created the record, but its projection of the branch still answers
       // the old revision: nothing to install, nothing failed.
-      $0.workspaceClient.refreshBaseline = { _, baseline in baseline }
+      $0.workspaceClient.refreshBaseline = { source, baseline in
+        WorkspaceSession(source: source, baseline: baseline)
+      }
     }
 
     await store.send(.publishProposal(Fixture.request))

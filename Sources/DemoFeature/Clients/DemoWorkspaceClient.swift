@@ -11,6 +11,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
   /// - Local working copies are kept per workspace id, so preparing again opens the same copy
   ///   (with the newest content the client has seen) and never replaces it or advances its
   ///   baseline.
+  /// - Refreshing carries the working copy's changes onto the branch's new head; selecting a
+  ///   branch (only without edits) answers that branch's events.
   /// - Every external operation first checks the authoring capability in `credentials`
   ///   against the system (``WorkspaceAuthorizationError/invalidated`` when it is gone).
   /// - Publication sends the request's idempotency key; the system answers a retry with the
@@ -41,8 +43,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
     }
 
     /// Keeps the newest content (and baseline) of a working copy, so preparing again opens it.
-    @Sendable func keep(_ source: EventWorkingCopy, baseline: WorkspaceBranchReference) {
-      local.withValue { $0[source.workspace] = WorkspaceSession(source: source, baseline: baseline) }
+    @Sendable func keep(_ session: WorkspaceSession<EventWorkingCopy>) {
+      local.withValue { $0[session.source.workspace] = session }
     }
 
     return Self(
@@ -62,9 +64,15 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
       },
       refreshBaseline: { source, baseline in
         _ = try await authorize()
+        let base = try await system.revision(baseline.revision, of: baseline.branch.rawValue)
         let head = try await system.head(of: baseline.branch.rawValue)
-        let refreshed = WorkspaceBranchReference(branch: baseline.branch, revision: head.id)
-        keep(source, baseline: refreshed)
+        // The working copy's own changes, carried onto the new head (as a rebase would).
+        let edits = EventChangeSet.between(baseline: base.events, working: Array(source.events))
+        var rebased = source
+        rebased.events = IdentifiedArray(edits.applied(to: head.events))
+        let refreshed = WorkspaceSession(
+          source: rebased, baseline: WorkspaceBranchReference(branch: baseline.branch, revision: head.id))
+        keep(refreshed)
         return refreshed
       },
       selectBranch: { source, branch in
@@ -77,19 +85,21 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
           throw DemoWorkspaceError.uncommittedEdits
         }
         let head = try await system.head(of: branch.rawValue)
-        let selected = WorkspaceBranchReference(branch: branch, revision: head.id)
-        keep(source, baseline: selected)
+        let selected = WorkspaceSession(
+          source: EventWorkingCopy(workspace: source.workspace, events: IdentifiedArray(head.events)),
+          baseline: WorkspaceBranchReference(branch: branch, revision: head.id))
+        keep(selected)
         return selected
       },
       captureChanges: { source, baseline in
         _ = try await authorize()
-        keep(source, baseline: baseline)
+        keep(WorkspaceSession(source: source, baseline: baseline))
         let base = try await system.revision(baseline.revision, of: baseline.branch.rawValue)
         return EventChangeSet.between(baseline: base.events, working: Array(source.events))
       },
       publishProposal: { source, baseline, changes, request in
         let (grant, token) = try await authorize()
-        keep(source, baseline: baseline)
+        keep(WorkspaceSession(source: source, baseline: baseline))
         do {
           let proposal = try await system.createProposal(
             grantID: grant, token: token, key: request.idempotencyKey, title: request.title,

@@ -146,8 +146,6 @@ public struct WorkspaceDemoFeature: Reducer {
       return .send(.editing(.content(.publicationFinished(outcome))))
     case .workspace(.delegate(.changesCaptured(let changes))):
       return .send(.editing(.content(.changesCaptured(changes))))
-    case .workspace(.delegate(.branchSelected)):
-      return .send(.editing(.content(.startFreshProposal)))
     case .workspace(.delegate(.authorizationInvalidated)):
       // The server no longer honours the grant: Authoring drops it (which interrupts the
       // workspace), and a running proposal form learns why it stopped.
