@@ -16,13 +16,8 @@ struct AuthoringWorkspaceTests {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
-      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
-        prepareSource: { _ in preparedSession },
-        refreshBaseline: unimplemented("refreshBaseline"),
-        selectBranch: unimplemented("selectBranch"),
-        captureChanges: unimplemented("captureChanges"),
-        publishProposal: unimplemented("publishProposal")
-      )
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
+        prepareSource: { _ in preparedSession })
     }
     await store.send(.authoring(.requestAuthoring))
     await store.receiveModification { $0.authoring = Authoring.State(admission: .admitted(ada)) }
@@ -70,13 +65,8 @@ struct AuthoringWorkspaceTests {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
-      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
-        prepareSource: { _ in await answer.value() },
-        refreshBaseline: unimplemented("refreshBaseline"),
-        selectBranch: unimplemented("selectBranch"),
-        captureChanges: unimplemented("captureChanges"),
-        publishProposal: unimplemented("publishProposal")
-      )
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
+        prepareSource: { _ in await answer.value() })
     }
     await store.send(.workspace(.prepareSource)) { $0.workspace.availability = .preparing }
     await eventually { answer.hasArrived }
@@ -104,13 +94,9 @@ struct AuthoringWorkspaceTests {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
-      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = WorkspaceClient(
-        prepareSource: unimplemented("prepareSource"),
-        refreshBaseline: unimplemented("refreshBaseline"),
-        selectBranch: unimplemented("selectBranch"),
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
         captureChanges: { _, _ in NotebookChanges(lines: ["+ more"]) },
-        publishProposal: { _, _, _, _ in await record.value() }
-      )
+        publishProposal: { _, _, _, _ in await record.value() })
     }
     let request = ProposalRequest(title: "More", summary: "", idempotencyKey: UUID(0))
     await store.send(.workspace(.publishProposal(request)))

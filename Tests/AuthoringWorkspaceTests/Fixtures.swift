@@ -60,6 +60,25 @@ func context(_ name: String) -> AuthoringContext {
   )
 }
 
+/// A notebook workspace client: the given endpoints, every other one unimplemented.
+func notebookClient(
+  prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Notebook> =
+    unimplemented("prepareSource"),
+  captureChanges: @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> NotebookChanges =
+    unimplemented("captureChanges"),
+  publishProposal: @escaping @Sendable (
+    Notebook, WorkspaceBranchReference, NotebookChanges, ProposalRequest
+  ) async throws -> ProposalRecord = unimplemented("publishProposal")
+) -> WorkspaceClient<Notebook, NotebookChanges> {
+  WorkspaceClient(
+    prepareSource: prepareSource,
+    refreshBaseline: unimplemented("refreshBaseline"),
+    selectBranch: unimplemented("selectBranch"),
+    captureChanges: captureChanges,
+    publishProposal: publishProposal
+  )
+}
+
 /// An authoring client that admits `admitted` and stores nothing.
 func admittingClient(_ admitted: AuthoringContext) -> AuthoringClient {
   AuthoringClient(
