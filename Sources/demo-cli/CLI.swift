@@ -1,4 +1,7 @@
-/// The tool: parses the arguments, opens the state file, and runs the walk or the repl.
+import Foundation
+
+/// The tool: parses the arguments, opens the state file and the backend, and runs the walk or
+/// the repl.
 @MainActor
 enum CLI {
   /// Runs the tool; returns its exit status.
@@ -36,7 +39,20 @@ enum CLI {
       sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
       return 1
     }
-    let host = saved.map(DemoHost.init(restoring:)) ?? DemoHost()
+    let backend: DemoBackend
+    switch await openBackend(invocation, saved: saved, sink: sink) {
+    case .success(let opened): backend = opened
+    case .failure(let failure):
+      sink.errorLine("demo-cli: \(failure.reason)")
+      return 1
+    }
+    // Temporary working copies go when the run ends (with --state they stay beside the file).
+    defer {
+      if case .git(let git) = backend, invocation.statePath == nil {
+        try? FileManager.default.removeItem(at: git.root)
+      }
+    }
+    let host = saved.map { DemoHost(restoring: $0, backend: backend) } ?? DemoHost(backend: backend)
     let executor = CommandExecutor(host: host)
 
     switch invocation.mode {
@@ -54,12 +70,17 @@ enum CLI {
           succeeded = false
         }
       }
+      if let remote = host.remote {
+        sink.line("")
+        sink.line("the remote stays: git --git-dir \(remote) for-each-ref")
+      }
       return succeeded ? 0 : 1
 
     case .repl:
       await host.start()
       if terminal.inputIsTerminal {
-        sink.line(style.bold("demo-cli repl") + " — the demo on an in-memory system; 'help' lists the commands")
+        let place = host.remote.map { "the Git remote \($0)" } ?? "an in-memory system"
+        sink.line(style.bold("demo-cli repl") + " — the demo on \(place); 'help' lists the commands")
       }
       if saved != nil, let path = invocation.statePath {
         let printer = OutcomePrinter(style: style)
@@ -74,5 +95,49 @@ enum CLI {
         storage: storage
       ).run(readLine: readLine)
     }
+  }
+
+  /// The backend `invocation` asks for: the in-memory system, or a Git remote opened (created,
+  /// seeded when empty) with its working copies beside the state file (`FILE.workspaces`) or
+  /// in a temporary folder. A state file is reopened only with the backend it was made with.
+  private static func openBackend(
+    _ invocation: Invocation, saved: StateFile?, sink: any OutputSink
+  ) async -> Result<DemoBackend, Refusal> {
+    guard let choice = invocation.remote else {
+      if let remote = saved?.remote {
+        return .failure(
+          Refusal(
+            "the state file \(invocation.statePath ?? "") belongs to the Git remote \(remote); "
+              + "add --backend git --remote \(remote)"))
+      }
+      return .success(.memory)
+    }
+    if let saved, saved.remote == nil || choice == .new {
+      let made = saved.remote.map { "the Git remote \($0)" } ?? "the in-memory system"
+      return .failure(
+        Refusal("the state file \(invocation.statePath ?? "") belongs to \(made), not to this remote"))
+    }
+    let opened: GitRemoteSetup.Opened
+    do {
+      opened = try await GitRemoteSetup().open(choice)
+    } catch {
+      return .failure(Refusal(error.description))
+    }
+    if let saved, saved.remote != opened.remote {
+      return .failure(
+        Refusal(
+          "the state file \(invocation.statePath ?? "") belongs to the Git remote \(saved.remote ?? ""), "
+            + "not \(opened.remote)"))
+    }
+    if opened.created {
+      sink.line("remote: \(opened.remote) (new bare repository, seeded with published and festival)")
+    } else if opened.seeded {
+      sink.line("remote: \(opened.remote) was empty; seeded it with published and festival")
+    }
+    let root =
+      invocation.statePath.map { URL(fileURLWithPath: $0 + ".workspaces", isDirectory: true) }
+      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+        "demo-cli-workspaces-\(UUID().uuidString)", isDirectory: true)
+    return .success(.git(GitBackend(remote: opened.remote, root: root.standardizedFileURL)))
   }
 }

@@ -19,17 +19,22 @@ extension CommandExecutor {
   }
 
   func merge(_ id: String) async -> CommandOutcome {
-    let before = await host.system.allProposals().first { $0.id == id }?.status
+    let before = await host.catalogue.proposal(named: id)
+    if let before, before.status != .open {
+      return .failure("merge refused: proposal \(id) is not open")
+    }
     await host.send(.merge(proposalID: id))
-    let after = await host.system.allProposals().first { $0.id == id }?.status
-    guard before == .open, case .merged(let revision) = after else {
+    let after = await host.catalogue.proposal(named: id)
+    guard let after, case .merged(let revision) = after.status else {
       return .failure("merge refused: \(state.notice ?? "the proposal was not merged")")
     }
-    var outcome = CommandOutcome.success(state.notice ?? "\(id) merged into \(revision)")
-    if let session = host.session, let proposal = await host.system.allProposals().first(where: { $0.id == id }),
-      session.baseline.branch.rawValue == proposal.branch, session.baseline.revision != revision
+    let head = WorkspaceBranchReference(branch: BranchName(after.branch), revision: revision)
+    var outcome = CommandOutcome.success("\(id) merged: \(Describe.reference(head)) is the new head")
+    if let session = host.session, session.baseline.branch == head.branch,
+      session.baseline.revision != revision
     {
-      outcome.info("the baseline \(session.baseline) is behind the new head; 'refresh' installs it")
+      outcome.info(
+        "the baseline \(Describe.reference(session.baseline)) is behind the new head; 'refresh' installs it")
     }
     return outcome
   }
@@ -45,20 +50,23 @@ extension CommandExecutor {
     if let lost = authorizationLost() { return .failure(lost) }
     if state.notice != notice, let failure = state.notice { return .failure(failure) }
     guard let after = host.session?.baseline else { return .failure("the workspace is no longer ready") }
-    guard after != before else { return .success("baseline \(after) is already the newest revision") }
-    var outcome = CommandOutcome.success("baseline refreshed: \(before) → \(after)")
-    outcome.info("the working copy keeps its edits; 'fresh' starts a proposal from \(after)")
+    guard after != before else {
+      return .success("baseline \(Describe.reference(after)) is already the newest revision")
+    }
+    var outcome = CommandOutcome.success(
+      "baseline refreshed: \(Describe.reference(before)) → \(Describe.reference(after))")
+    outcome.info("the working copy keeps its edits; 'fresh' starts a proposal from \(Describe.reference(after))")
     return outcome
   }
 
   func branches() async -> CommandOutcome {
-    let names = await host.system.branches()
+    let names = await host.catalogue.branches()
     let current = host.session?.baseline
     var outcome = CommandOutcome.info("branches:")
     for name in names {
-      let head = (try? await host.system.head(of: name))?.id ?? "?"
+      let head = await host.catalogue.head(of: BranchName(name)).map(Describe.revision) ?? "?"
       var line = "\(name) · head \(head)"
-      if let current, current.branch.rawValue == name { line += " · baseline \(current)" }
+      if let current, current.branch.rawValue == name { line += " · baseline \(Describe.reference(current))" }
       outcome.detail(line)
     }
     return outcome
@@ -77,7 +85,7 @@ extension CommandExecutor {
       return .failure("could not select \(branch)")
     }
     return .success(
-      "baseline is now \(session.baseline); working copy reset to its "
+      "baseline is now \(Describe.reference(session.baseline)); working copy reset to its "
         + Describe.count(session.source.events.count, "event"))
   }
 }

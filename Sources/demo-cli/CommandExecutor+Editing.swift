@@ -12,7 +12,7 @@ extension CommandExecutor {
     let base = await host.events(at: session.baseline) ?? []
     let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var outcome = CommandOutcome.info(
-      "working copy at \(session.baseline) · \(Describe.count(session.source.events.count, "event"))")
+      "working copy at \(Describe.reference(session.baseline)) · \(Describe.count(session.source.events.count, "event"))")
     for event in session.source.events {
       let marker =
         switch baseByID[event.id] {
@@ -111,8 +111,8 @@ extension CommandExecutor {
     guard let changes = state.editing.content.preview else {
       return .failure("no change set was captured")
     }
-    if changes.isEmpty { return .info("no changes against \(session.baseline)") }
-    var outcome = CommandOutcome.info("change set against \(session.baseline):")
+    if changes.isEmpty { return .info("no changes against \(Describe.reference(session.baseline))") }
+    var outcome = CommandOutcome.info("change set against \(Describe.reference(session.baseline)):")
     for line in Describe.changes(changes) { outcome.detail(line) }
     return outcome
   }
@@ -139,14 +139,14 @@ extension CommandExecutor {
 
   /// Reads the proposal form after a publication attempt.
   private func publicationOutcome() -> CommandOutcome {
-    let baseline = host.session.map { "\($0.baseline)" } ?? "the baseline"
+    let baseline = host.session.map { Describe.reference($0.baseline) } ?? "the baseline"
     switch state.editing.content.form {
     case .published(let record):
       return .success("proposal " + Describe.record(record))
     case .noChanges:
       return .failure("nothing to propose: the working copy has no changes against \(baseline)")
     case .failed(_, let reason):
-      return .failure("no proposal created: \(reason)")
+      return .failure("no proposal created: \(Describe.abbreviatingHashes(reason))")
     case .publishing:
       return .failure("the proposal is still being published; 'status' shows the outcome later")
     case .idle:
@@ -163,7 +163,7 @@ extension CommandExecutor {
     await host.send(.editing(.content(.startFreshProposal)))
     guard let session = host.session else { return .failure("the workspace is no longer ready") }
     var outcome = CommandOutcome.success(
-      "fresh proposal: working copy reset to the baseline \(session.baseline) · "
+      "fresh proposal: working copy reset to the baseline \(Describe.reference(session.baseline)) · "
         + Describe.count(session.source.events.count, "event"))
     if let discarded, !discarded.isEmpty {
       outcome.info("discarded edits: \(Describe.changeCounts(discarded))")

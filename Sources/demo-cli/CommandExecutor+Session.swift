@@ -76,7 +76,7 @@ extension CommandExecutor {
     outcome.info(admissionLine)
     outcome.info(workspaceLine)
     if let session = host.session, let changes = await host.localChanges() {
-      outcome.info("edits against \(session.baseline): \(Describe.changeCounts(changes))")
+      outcome.info("edits against \(Describe.reference(session.baseline)): \(Describe.changeCounts(changes))")
     }
     outcome.info("proposal form: " + Describe.form(state.editing.content.form))
     let records = state.editing.content.proposals

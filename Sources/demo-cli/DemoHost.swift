@@ -5,7 +5,8 @@ import ComposableWorkspace
 import WorkspaceDemoFeature
 
 /// The running demo application: the in-memory system, the device's credentials and the
-/// store `makeWorkspaceDemoStore` builds over them. Both the walk and the repl drive it.
+/// store `makeWorkspaceDemoStore` builds over them (with a Git backend, over the remote's
+/// catalogue and workspace). Both the walk and the repl drive it.
 @MainActor
 final class DemoHost {
   typealias State = WorkspaceDemoFeature.State
@@ -14,24 +15,41 @@ final class DemoHost {
   let system: DemoSystem
   let credentials: DemoCredentials
   let store: Store<State, Action>
+  /// Where the catalogue and the workspace live.
+  let backend: DemoBackend
+  /// The tool's own reads of the catalogue (markers, summaries, the reviewer's view).
+  let catalogue: any CatalogueReader
 
-  /// A host over `system` with `credentials`, starting from `initialState`. Nothing is sent
-  /// yet: call ``start()``.
+  /// A host over `system` with `credentials`, starting from `initialState`. With a Git
+  /// backend, the catalogue and the workspace are the remote's; accounts, sessions and
+  /// admission stay on `system`. Nothing is sent yet: call ``start()``.
   init(
     system: DemoSystem = DemoSystem(),
     credentials: DemoCredentials = DemoCredentials(),
-    initialState: State = State()
+    initialState: State = State(),
+    backend: DemoBackend = .memory
   ) {
     self.system = system
     self.credentials = credentials
-    self.store = makeWorkspaceDemoStore(
-      system: system, credentials: credentials, initialState: initialState)
+    self.backend = backend
+    switch backend {
+    case .memory:
+      self.catalogue = SystemCatalogue(system: system)
+      self.store = makeWorkspaceDemoStore(
+        system: system, credentials: credentials, initialState: initialState)
+    case .git(let git):
+      let clients = git.clients(system: system, credentials: credentials)
+      self.catalogue = clients.catalogue
+      self.store = makeWorkspaceDemoStore(
+        system: system, credentials: credentials, workspace: clients.workspace,
+        catalogue: clients.catalogue.client, initialState: initialState)
+    }
   }
 
   /// A host restored from a state file: the system from its snapshot, the session and the
   /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
   /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant.
-  convenience init(restoring file: StateFile) {
+  convenience init(restoring file: StateFile, backend: DemoBackend = .memory) {
     var content = EventViewer.Local()
     content.proposals = file.proposals
     self.init(
@@ -41,8 +59,15 @@ final class DemoHost {
       initialState: State(
         session: file.session,
         editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
-      )
+      ),
+      backend: backend
     )
+  }
+
+  /// The Git remote the catalogue lives on, if it is not the in-memory system.
+  var remote: String? {
+    if case .git(let git) = backend { return git.remote }
+    return nil
   }
 
   /// The application's state now.
@@ -73,13 +98,14 @@ final class DemoHost {
       session: values.session,
       persistedGrant: values.persistedGrant,
       workspace: state.editing.workspace,
-      proposals: state.editing.content.proposals
+      proposals: state.editing.content.proposals,
+      remote: remote
     )
   }
 
   /// The events of one revision, read from the catalogue (for markers and summaries).
   func events(at reference: WorkspaceBranchReference) async -> [Event]? {
-    try? await system.revision(reference.revision, of: reference.branch.rawValue).events
+    await catalogue.events(at: reference)
   }
 
   /// What the working copy changed against its baseline, computed locally (no client call).

@@ -1,5 +1,6 @@
 import ComposableAuthoring
 import ComposableWorkspace
+import Foundation
 import WorkspaceDemoFeature
 
 /// Readable text for the values the tool prints.
@@ -10,7 +11,8 @@ enum Describe {
     case .inactive: "inactive"
     case .preparing: "preparing"
     case .preparationFailed(let failure): "preparation failed: \(failure.message)"
-    case .ready(let session): "ready at \(session.baseline) · \(count(session.source.events.count, "event"))"
+    case .ready(let session):
+      "ready at \(reference(session.baseline)) · \(count(session.source.events.count, "event"))"
     }
   }
 
@@ -34,7 +36,19 @@ enum Describe {
 
   /// `P1 · content c0123… · target published@r1`.
   static func record(_ record: ProposalRecord) -> String {
-    "\(record.id) · content \(record.contentRevision) · target \(record.target)"
+    "\(record.id) · content \(record.contentRevision) · target \(reference(record.target))"
+  }
+
+  /// `published@r1`; a commit hash is abbreviated: `published@1a2b3c4`.
+  static func reference(_ reference: WorkspaceBranchReference) -> String {
+    "\(reference.branch)@\(revision(reference.revision))"
+  }
+
+  /// A revision as people read it: a full commit hash (40 or 64 hex digits) is abbreviated
+  /// to its first 7, anything else is kept.
+  static func revision(_ revision: String) -> String {
+    let isHash = (revision.count == 40 || revision.count == 64) && revision.allSatisfy(\.isHexDigit)
+    return isHash ? String(revision.prefix(7)) : revision
   }
 
   /// The lines of a change set (`+ …`, `~ … → …`, `- …`), or `no changes`.
@@ -63,10 +77,19 @@ enum Describe {
     let status: String =
       switch proposal.status {
       case .open: "open"
-      case .merged(let revision): "merged into \(revision)"
+      case .merged(let revision): "merged into \(Self.revision(revision))"
       }
     return "\(proposal.id) “\(proposal.title)” by \(proposal.author) · content \(proposal.contentRevision)"
-      + " · target \(proposal.branch)@\(proposal.baseRevision) · \(status)"
+      + " · target \(proposal.branch)@\(revision(proposal.baseRevision)) · \(status)"
+  }
+
+  /// `text` with every full commit hash in it abbreviated (see ``revision(_:)``).
+  static func abbreviatingHashes(_ text: String) -> String {
+    text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+      let trimmed = word.trimmingCharacters(in: .punctuationCharacters)
+      let short = revision(trimmed)
+      return short == trimmed ? String(word) : word.replacingOccurrences(of: trimmed, with: short)
+    }.joined(separator: " ")
   }
 
   /// `1 event`, `3 events`.

@@ -1,8 +1,8 @@
 /// What the tool was asked to do, parsed from its arguments.
 ///
 /// ```
-/// demo-cli [--state FILE] [--no-color] [walk]
-/// demo-cli [--state FILE] [--no-color] repl
+/// demo-cli [--backend memory | --backend git --remote PATH|new] [--state FILE] [--no-color] [walk]
+/// demo-cli [--backend memory | --backend git --remote PATH|new] [--state FILE] [--no-color] repl
 /// demo-cli --help | help
 /// ```
 struct Invocation: Equatable, Sendable {
@@ -20,11 +20,16 @@ struct Invocation: Equatable, Sendable {
   var statePath: String?
   /// `--no-color`: never write ANSI colours.
   var noColor = false
+  /// `--backend git --remote …`: the catalogue and the workspace on a Git remote; `nil` for
+  /// the in-memory system (`--backend memory`, the default).
+  var remote: RemoteChoice?
 
   /// Parses the arguments after the program name.
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var invocation = Invocation()
     var subcommand: String?
+    var backend: String?
+    var remote: String?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -42,6 +47,16 @@ struct Invocation: Equatable, Sendable {
         let value = String(argument.dropFirst("--state=".count))
         guard !value.isEmpty else { throw .missingValue("--state") }
         try invocation.setStatePath(value)
+      case "--backend", "--remote":
+        guard let value = remaining.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+          throw .missingValue(argument)
+        }
+        try set(argument, value, backend: &backend, remote: &remote)
+      case _ where argument.hasPrefix("--backend=") || argument.hasPrefix("--remote="):
+        let option = String(argument.prefix { $0 != "=" })
+        let value = String(argument.dropFirst(option.count + 1))
+        guard !value.isEmpty, !value.hasPrefix("-") else { throw .missingValue(option) }
+        try set(option, value, backend: &backend, remote: &remote)
       case _ where argument.hasPrefix("-"):
         throw .unknownOption(argument)
       default:
@@ -55,7 +70,27 @@ struct Invocation: Equatable, Sendable {
     case "help": invocation.mode = .help
     case let other?: throw .unknownSubcommand(other)
     }
+    switch (backend ?? "memory", remote) {
+    case ("memory", nil): invocation.remote = nil
+    case ("memory", _?): throw .remoteWithoutGit
+    case ("git", nil): throw .gitWithoutRemote
+    case ("git", "new"?): invocation.remote = .new
+    case ("git", let path?): invocation.remote = .existing(path)
+    case (let other, _): throw .invalidValue(option: "--backend", value: other, expected: "memory or git")
+    }
     return invocation
+  }
+
+  private static func set(
+    _ option: String, _ value: String, backend: inout String?, remote: inout String?
+  ) throws(UsageError) {
+    if option == "--backend" {
+      guard backend == nil else { throw .repeatedOption(option) }
+      backend = value
+    } else {
+      guard remote == nil else { throw .repeatedOption(option) }
+      remote = value
+    }
   }
 
   private mutating func setStatePath(_ path: String) throws(UsageError) {
@@ -71,6 +106,9 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case missingValue(String)
   case repeatedOption(String)
   case unexpectedArgument(String)
+  case invalidValue(option: String, value: String, expected: String)
+  case remoteWithoutGit
+  case gitWithoutRemote
 
   var description: String {
     switch self {
@@ -79,6 +117,9 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .missingValue(let option): "\(option) needs a value"
     case .repeatedOption(let option): "\(option) is given more than once"
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
+    case .invalidValue(let option, let value, let expected): "\(option) takes \(expected), not '\(value)'"
+    case .remoteWithoutGit: "--remote needs --backend git"
+    case .gitWithoutRemote: "--backend git needs --remote PATH (an existing repository) or --remote new"
     }
   }
 }

@@ -24,10 +24,13 @@ struct StateFile: Codable, Equatable, Sendable {
   var workspace: WorkspaceState<EventWorkingCopy>
   /// The records created from this workspace, in order.
   var proposals: [ProposalRecord]
+  /// The Git remote the catalogue and the workspace were on; `nil` for the in-memory system
+  /// (whose catalogue is in ``system``). A file is reopened only with the same backend.
+  var remote: String?
 
   init(
     system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
-    workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord]
+    workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil
   ) {
     self.version = Self.currentVersion
     self.system = system
@@ -35,6 +38,7 @@ struct StateFile: Codable, Equatable, Sendable {
     self.persistedGrant = persistedGrant
     self.workspace = workspace
     self.proposals = proposals
+    self.remote = remote
   }
 
   /// The file's bytes: pretty, stable JSON.

@@ -1,10 +1,11 @@
 /// The tool's `--help` text and usage line.
 enum ToolHelp {
-  static let usage = "usage: demo-cli [--state FILE] [--no-color] [walk | repl | help]"
+  static let usage =
+    "usage: demo-cli [--backend git --remote PATH|new] [--state FILE] [--no-color] [walk | repl | help]"
 
   static var text: String {
     var lines = [
-      "demo-cli — the Composable Workspace demo on an in-memory system",
+      "demo-cli — the Composable Workspace demo on an in-memory system or a Git remote",
       "",
       usage,
       "",
@@ -16,12 +17,27 @@ enum ToolHelp {
       "  help          this text",
       "",
       "Options:",
+      "  --backend memory",
+      "                (default) the catalogue, proposals and workspace on an in-memory system",
+      "  --backend git --remote PATH|new",
+      "                the catalogue, proposals and workspace on a Git remote; accounts, sessions",
+      "                and admission stay in memory. The catalogue is the branch 'published', one",
+      "                JSON file per event (events/<id>.json); a proposal is a commit at",
+      "                refs/proposals/<key>; a merge moves the branch. PATH is an existing",
+      "                repository (bare, or a URL git understands), seeded with 'published' and",
+      "                'festival' when it has no refs yet; 'new' creates a bare repository in a",
+      "                temporary folder and prints its path (it stays after the run). Revisions",
+      "                are commit hashes, shown abbreviated (published@1a2b3c4). Working copies",
+      "                (Git worktrees) go in a temporary folder removed at exit, or with --state",
+      "                in FILE.workspaces beside the state file. A PATH that is not a repository",
+      "                is refused in one line, exit status 1.",
       "  --state FILE  keep the system, the credentials (session and persisted grant, never a",
       "                password) and the local workspace in FILE between runs; saved after every",
       "                command and at the end of the walk (atomically, mode 0600). On reopen the",
       "                persisted grant is revalidated and a ready workspace comes back with its",
       "                edits, not re-prepared. An unreadable or corrupt FILE is left untouched",
-      "                and the tool exits with status 1.",
+      "                and the tool exits with status 1; so is a FILE made with another backend",
+      "                or remote.",
       "  --no-color    no ANSI colours (they are used only when standard output is a terminal",
       "                and NO_COLOR is not set)",
       "  -h, --help    this text",
@@ -44,7 +60,8 @@ enum ToolHelp {
       "  0  the walk completed / the repl ended and no command failed",
       "  1  a step of the walk failed; in non-interactive repl use (standard input not a",
       "     terminal) at least one command failed (the shell goes on to the end of its input",
-      "     and then exits 1); the state file could not be read or written",
+      "     and then exits 1); the state file could not be read or written, or belongs to",
+      "     another backend; the Git remote cannot be used",
       "  2  unknown subcommand or option (a usage line goes to standard error)",
     ]
     return lines.joined(separator: "\n") + "\n"

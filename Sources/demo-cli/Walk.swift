@@ -17,7 +17,11 @@ struct Walk {
   /// Runs the story; `false` when a step failed or a promise did not hold.
   func run(restoredFrom path: String? = nil) async -> Bool {
     let restored = path != nil
-    if let path {
+    if let remote = host.remote {
+      narrator.title(
+        "demo-cli walk — the whole story, on the Git remote \(remote)"
+          + (path.map { ", with the state saved in \($0)" } ?? ""))
+    } else if let path {
       narrator.title("demo-cli walk — the whole story, on the system saved in \(path)")
     } else {
       narrator.title("demo-cli walk — the whole story, on a fresh in-memory system")
@@ -49,18 +53,22 @@ struct Walk {
       narrator.note("the validated grant requested preparation: inactive → preparing → ready")
     }
     guard let first = host.session?.baseline else { return false }
-    narrator.note("the working copy was prepared against \(first); edits are compared with it")
+    narrator.note(
+      "the working copy was prepared against \(Describe.reference(first)); edits are compared with it")
+    if host.remote != nil {
+      narrator.note("revisions are commits of the remote (\(first.branch)@\(first.revision))")
+    }
 
     narrator.step("Edit: add an event")
     guard await perform(add(title: "Poetry Evening", date: "2027-03-05", venue: "Old Bookshop")) != nil
     else { return false }
 
-    narrator.step("The ChangeSet against \(first)")
+    narrator.step("The ChangeSet against \(Describe.reference(first))")
     guard await perform(.diff) != nil else { return false }
 
     narrator.step("Propose it: the first proposal")
-    guard let p1 = await propose("Add the poetry evening") else { return false }
-    narrator.note("the record is reported, never installed: the baseline stays \(first)")
+    guard let p1 = await propose("Add the poetry evening", as: "P1") else { return false }
+    narrator.note("the record is reported, never installed: the baseline stays \(Describe.reference(first))")
 
     narrator.step("Start a fresh proposal: the working copy goes back to the baseline")
     guard await perform(.fresh) != nil else { return false }
@@ -70,19 +78,23 @@ struct Walk {
     guard await perform(.rename(id: "e2", title: title)) != nil, await perform(.diff) != nil
     else { return false }
 
-    narrator.step("Propose it: a second proposal, independent of \(p1.id), also against \(first)")
-    guard let p2 = await propose("Rename the book fair") else { return false }
-    narrator.note("\(p2.id) holds only the rename: it does not contain \(p1.id)'s event")
+    narrator.step(
+      "Propose it: a second proposal, independent of \(p1.label), also against \(Describe.reference(first))")
+    guard let p2 = await propose("Rename the book fair", as: "P2") else { return false }
+    narrator.note("\(p2.label) holds only the rename: it does not contain \(p1.label)'s event")
 
-    narrator.step("The reviewer merges \(p1.id)")
-    guard await perform(.merge(proposalID: p1.id)) != nil else { return false }
-    let merged = await mergedRevision(of: p1.id)
-    narrator.note("\(p2.id) stays open against \(first)")
+    narrator.step("The reviewer merges \(p1.label)")
+    guard await perform(.merge(proposalID: p1.record.id)) != nil else { return false }
+    let merged = await mergedRevision(of: p1.record.id)
+    if let merged, merged == p1.record.contentRevision {
+      narrator.note("a fast-forward: \(p1.label)'s own commit is the branch's new head")
+    }
+    narrator.note("\(p2.label) stays open against \(Describe.reference(first))")
 
     narrator.step("Refresh Published: install the new head as the baseline")
     guard await perform(.refresh) != nil, let second = host.session?.baseline else { return false }
 
-    narrator.step("Start a fresh proposal from \(second)")
+    narrator.step("Start a fresh proposal from \(Describe.reference(second))")
     guard await perform(.fresh) != nil else { return false }
 
     narrator.step("Edit: reschedule an event, and its ChangeSet")
@@ -90,8 +102,8 @@ struct Walk {
     guard await perform(.reschedule(id: "e1", date: date)) != nil, await perform(.diff) != nil
     else { return false }
 
-    narrator.step("Propose it: a third proposal, against \(second)")
-    guard let p3 = await propose("Move the winter concert") else { return false }
+    narrator.step("Propose it: a third proposal, against \(Describe.reference(second))")
+    guard let p3 = await propose("Move the winter concert", as: "P3") else { return false }
 
     return await summary(first: first, second: second, merged: merged, p1: p1, p2: p2, p3: p3)
   }
@@ -107,17 +119,32 @@ struct Walk {
     return outcome
   }
 
-  private func propose(_ title: String) async -> ProposalRecord? {
+  /// A proposal of the story: its name in the narration (P1, P2, P3) and its record.
+  private struct Proposal {
+    let label: String
+    let record: ProposalRecord
+  }
+
+  /// Proposes the working copy's changes. On a Git remote, whose record ids are refs, the
+  /// story calls the record `label` and a note says which record that is; on the in-memory
+  /// system the record's own id is its name.
+  private func propose(_ title: String, as label: String) async -> Proposal? {
     guard await perform(.propose(title: title)) != nil,
       case .published(let record) = host.state.editing.content.form
     else { return nil }
-    return record
+    guard host.remote != nil, record.id != label else {
+      return Proposal(label: record.id, record: record)
+    }
+    narrator.note(
+      "\(label) is \(record.id): the commit \(Describe.revision(record.contentRevision)), "
+        + "whose parent is the baseline \(Describe.reference(record.target))")
+    return Proposal(label: label, record: record)
   }
 
   /// On a restored state: install the newest revision and drop edits not yet proposed, so the
   /// story's proposals hold only its own edits.
   private func startClean(from baseline: WorkspaceBranchReference) async -> Bool {
-    let head = (try? await host.system.head(of: baseline.branch.rawValue))?.id
+    let head = await host.catalogue.head(of: baseline.branch)
     if head != baseline.revision, await perform(.refresh) == nil { return false }
     if let changes = await host.localChanges(), !changes.isEmpty, await perform(.fresh) == nil { return false }
     return true
@@ -137,42 +164,44 @@ struct Walk {
   }
 
   private func mergedRevision(of id: String) async -> String? {
-    guard case .merged(let revision)? = await host.system.allProposals().first(where: { $0.id == id })?.status
+    guard case .merged(let revision)? = await host.catalogue.proposal(named: id)?.status
     else { return nil }
     return revision
   }
 
   private func summary(
     first: WorkspaceBranchReference, second: WorkspaceBranchReference, merged: String?,
-    p1: ProposalRecord, p2: ProposalRecord, p3: ProposalRecord
+    p1: Proposal, p2: Proposal, p3: Proposal
   ) async -> Bool {
     narrator.section("Summary")
-    let all = await host.system.allProposals()
-    for record in [p1, p2, p3] {
+    let all = await host.catalogue.allProposals()
+    for proposal in [p1, p2, p3] {
       let status: String =
-        switch all.first(where: { $0.id == record.id })?.status {
+        switch all.first(where: { $0.id == proposal.record.id })?.status {
         case .open?: "open"
-        case .merged(let revision)?: "merged into \(revision)"
+        case .merged(let revision)?: "merged into \(Describe.revision(revision))"
         case nil: "unknown to the server"
         }
-      narrator.summary(Describe.record(record) + " · " + status)
+      let name = proposal.record.id == proposal.label ? "" : proposal.label + " "
+      narrator.summary(name + Describe.record(proposal.record) + " · " + status)
     }
-    let head = (try? await host.system.head(of: first.branch.rawValue))?.id ?? "?"
+    let head = await host.catalogue.head(of: first.branch).map(Describe.revision) ?? "?"
     narrator.summary("\(first.branch) head: \(head) · " + executor.workspaceLine)
+    let mergedHead = merged.map { Describe.reference(WorkspaceBranchReference(branch: first.branch, revision: $0)) }
     let checks = [
       (
-        p1.target == first && p2.target == first,
-        "\(p1.id) and \(p2.id) were both created against \(first)"
+        p1.record.target == first && p2.record.target == first,
+        "\(p1.label) and \(p2.label) were both created against \(Describe.reference(first))"
       ),
       (
         merged != nil && merged == second.revision,
-        "\(p1.id) was merged: \(first.branch)@\(merged ?? "?") is the new head"
+        "\(p1.label) was merged: \(mergedHead ?? "\(first.branch)@?") is the new head"
       ),
       (
         second.branch == first.branch && second.revision != first.revision,
-        "the baseline was refreshed from \(first) to \(second)"
+        "the baseline was refreshed from \(Describe.reference(first)) to \(Describe.reference(second))"
       ),
-      (p3.target == second, "\(p3.id) was created against \(second)"),
+      (p3.record.target == second, "\(p3.label) was created against \(Describe.reference(second))"),
     ]
     for (passed, text) in checks { narrator.check(passed, text) }
     return checks.allSatisfy(\.0)

@@ -21,6 +21,23 @@ struct InvocationTests {
     #expect(try Invocation.parse(["--no-color"]) == Invocation(mode: .walk, noColor: true))
   }
 
+  @Test("--backend git takes --remote PATH or --remote new; --backend memory is the default")
+  func backend() throws {
+    #expect(try Invocation.parse(["--backend", "memory"]) == Invocation(mode: .walk))
+    #expect(try Invocation.parse(["--backend", "git", "--remote", "new"]) == Invocation(mode: .walk, remote: .new))
+    #expect(
+      try Invocation.parse(["repl", "--remote=/srv/cat.git", "--backend=git"])
+        == Invocation(mode: .repl, remote: .existing("/srv/cat.git")))
+    #expect(throws: UsageError.gitWithoutRemote) { try Invocation.parse(["--backend", "git"]) }
+    #expect(throws: UsageError.remoteWithoutGit) { try Invocation.parse(["--remote", "new"]) }
+    #expect(throws: UsageError.remoteWithoutGit) { try Invocation.parse(["--backend=memory", "--remote", "new"]) }
+    #expect(throws: UsageError.missingValue("--remote")) { try Invocation.parse(["--backend", "git", "--remote"]) }
+    #expect(throws: UsageError.repeatedOption("--backend")) { try Invocation.parse(["--backend", "git", "--backend=git"]) }
+    #expect(
+      throws: UsageError.invalidValue(option: "--backend", value: "svn", expected: "memory or git")
+    ) { try Invocation.parse(["--backend", "svn"]) }
+  }
+
   @Test("Bad arguments are usage errors")
   func errors() {
     #expect(throws: UsageError.unknownOption("--bogus")) { try Invocation.parse(["--bogus"]) }

@@ -181,12 +181,12 @@ extension WorkspaceDemoFeature {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
   ) -> some Reducer<State, Action> {
-    WorkspaceDemoFeature()
-      .dependency(AuthClient.demo(system: system, credentials: credentials))
-      .dependency(AuthoringClient.demo(system: system, credentials: credentials))
-      .dependency(
-        DemoWorkspaceClient.demo(system: system, credentials: credentials, workingCopies: workingCopies))
-      .dependency(CatalogueClient.demo(system: system))
+    live(
+      system: system, credentials: credentials,
+      workspace: DemoWorkspaceClient.demo(
+        system: system, credentials: credentials, workingCopies: workingCopies),
+      catalogue: CatalogueClient.demo(system: system)
+    )
   }
 }
 

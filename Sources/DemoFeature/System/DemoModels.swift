@@ -59,6 +59,21 @@ public struct DemoProposal: Sendable, Hashable, Codable {
   public let idempotencyKey: UUID
   public var status: Status
 
+  public init(
+    id: String, title: String, author: String, branch: String, baseRevision: String,
+    contentRevision: String, changes: EventChangeSet, idempotencyKey: UUID, status: Status
+  ) {
+    self.id = id
+    self.title = title
+    self.author = author
+    self.branch = branch
+    self.baseRevision = baseRevision
+    self.contentRevision = contentRevision
+    self.changes = changes
+    self.idempotencyKey = idempotencyKey
+    self.status = status
+  }
+
   /// A short, stable digest of the base revision and the changes (FNV-1a over canonical JSON).
   static func contentRevision(base: String, changes: EventChangeSet) -> String {
     let encoder = JSONEncoder()

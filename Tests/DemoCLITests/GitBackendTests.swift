@@ -1,0 +1,235 @@
+import ComposableWorkspace
+import Foundation
+import Testing
+import WorkspaceDemoFeature
+
+@testable import demo_cli
+
+/// The demo on a real Git remote: a bare repository created by each test in its own folder.
+@MainActor
+@Suite("The Git backend")
+struct GitBackendTests {
+  @Test("The walk on a new bare remote: P1 and P2 against the first commit, the merge, the refresh, P3 against the new head")
+  func walk() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let remote = directory.appendingPathComponent("catalogue.git").path
+    try runGit(["init", "--quiet", "--bare", remote])
+
+    let run = await runCLI(["--backend", "git", "--remote", remote])
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.errors.isEmpty, "\(run.errors)")
+    let text = run.output
+    #expect(!text.contains("✗"), "\(text)")
+
+    let first = try #require(text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
+    let second = try #require(text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?.1)
+    #expect(first != second)
+    let hash = "[0-9a-f]{40}"
+    let key = "refs/proposals/[0-9a-f-]{36}"
+    let expected: [Regex<AnyRegexOutput>] = try [
+      "remote: \(remote) was empty; seeded it with published and festival",
+      "demo-cli walk — the whole story, on the Git remote \(remote)",
+      "✓ signed in as ada \\(session-1\\)",
+      "\\+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
+      "✓ proposal \(key) · content \(hash) · target published@\(first)\n",
+      "P1 is \(key): the commit [0-9a-f]{7}, whose parent is the baseline published@\(first)",
+      "working copy reset to the baseline published@\(first) · 3 events",
+      "✓ proposal \(key) · content \(hash) · target published@\(first)\n",
+      "P2 is \(key)",
+      "The reviewer merges P1",
+      "✓ \(key) merged: published@\(second) is the new head",
+      "a fast-forward: P1's own commit is the branch's new head",
+      "✓ baseline refreshed: published@\(first) → published@\(second)",
+      "working copy reset to the baseline published@\(second) · 4 events",
+      "✓ proposal \(key) · content \(hash) · target published@\(second)\n",
+      "P3 is \(key)",
+      "merged into \(second)",
+      "✓ P1 and P2 were both created against published@\(first)",
+      "✓ P1 was merged: published@\(second) is the new head",
+      "✓ the baseline was refreshed from published@\(first) to published@\(second)",
+      "✓ P3 was created against published@\(second)",
+      "the remote stays: git --git-dir \(remote) for-each-ref",
+    ].map { try Regex(String($0)) }
+    var rest = text[...]
+    for pattern in expected {
+      let match = try #require(rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
+      rest = rest[match.range.upperBound...]
+    }
+
+    // The remote holds the three proposals, and the branch moved to P1's commit.
+    let refs = try runGit(["--git-dir", remote, "for-each-ref", "--format=%(objectname) %(refname)"])
+      .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    let proposals = refs.filter { $0[1].hasPrefix("refs/proposals/") }
+    #expect(proposals.count == 3, "\(refs)")
+    let published = try #require(refs.first { $0[1] == "refs/heads/published" }?[0])
+    #expect(published.hasPrefix(second))
+    #expect(refs.contains { $0[1] == "refs/heads/festival" })
+    let p1 = try #require(text.firstMatch(of: #/P1 is (refs/proposals/[0-9a-f-]{36})/#)?.1)
+    #expect(proposals.first { $0[1] == p1 }?[0] == published, "P1 was not fast-forwarded")
+    let catalogue = try runGit(["--git-dir", remote, "show", "published:events/e4.json"])
+    #expect(catalogue.contains(#""title" : "Poetry Evening""#))
+  }
+
+  @Test("--remote new creates a seeded bare repository and the walk exits 0")
+  func newRemote() async throws {
+    let run = await runCLI(["--backend", "git", "--remote", "new"])
+    #expect(run.status == 0, "\(run.output)")
+    let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
+    defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent()) }
+    let refs = try runGit(["--git-dir", String(remote), "for-each-ref", "--format=%(refname)"])
+    #expect(refs.split(separator: "\n").filter { $0.hasPrefix("refs/proposals/") }.count == 3)
+  }
+
+  @Test("A --remote that is not a repository: one clear line, exit 1, nothing run")
+  func badRemote() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let missing = directory.appendingPathComponent("nowhere.git").path
+    for (path, mode) in [(missing, "walk"), (directory.path, "repl")] {
+      let run = await runCLI(["--backend", "git", "--remote", path, mode], input: ["signin ada lovelace"])
+      #expect(run.status == 1)
+      #expect(run.output.isEmpty)
+      #expect(run.errors.hasPrefix("demo-cli: --remote \(path) is not a usable Git repository: "), "\(run.errors)")
+      #expect(run.errors.contains("does not appear to be a git repository"), "\(run.errors)")
+      #expect(run.errors.filter { $0 == "\n" }.count == 1, "more than one line: \(run.errors)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+  }
+
+  @Test("The repl on a Git remote: propose, list, merge by key, refresh; selection refuses edits")
+  func repl() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let remote = directory.appendingPathComponent("catalogue.git").path
+    try runGit(["init", "--quiet", "--bare", remote])
+    _ = try await GitRemoteSetup().open(.existing(remote))
+    let host = DemoHost(
+      backend: .git(GitBackend(remote: remote, root: directory.appendingPathComponent("workspaces"))))
+    await host.start()
+    let executor = CommandExecutor(host: host)
+
+    let signIn = try await executor.run("signin grace hopper")
+    #expect(signIn.text.contains(#/workspace: ready at published@[0-9a-f]{7} · 3 events/#))
+    let first = try #require(host.session?.baseline)
+    #expect(first.revision.count == 40)
+    let branches = try await executor.run("branches").text
+    #expect(branches.contains(#/festival · head [0-9a-f]{7}/#))
+    try await executor.run("add e4 Talk --venue Hall")
+    #expect(try await executor.run("select festival").text.contains("the working copy has edits"))
+    #expect(try await executor.run("propose Talk").text.contains("· target \(Describe.reference(first))"))
+    let record = try #require(host.state.editing.content.proposals.first)
+    let listing = try await executor.run("proposals").text
+    #expect(listing.contains("\(record.id) “Talk” by grace"))
+    #expect(listing.contains("· open"))
+
+    let key = String(try #require(record.id.split(separator: "/").last))
+    let merge = try await executor.run("merge \(key)")
+    #expect(!merge.failed, "\(merge.text)")
+    #expect(merge.text.contains("merged: published@\(record.contentRevision.prefix(7)) is the new head"))
+    #expect(try await executor.run("merge \(record.id)").text == "merge refused: proposal \(record.id) is not open")
+    #expect(try await executor.run("merge P9").failed)
+
+    let refresh = try await executor.run("refresh")
+    #expect(refresh.text.contains("→ published@\(record.contentRevision.prefix(7))"), "\(refresh.text)")
+    #expect(try await executor.run("fresh").text.contains("· 4 events"))
+    #expect(try await executor.run("select festival").text.contains("working copy reset to its 2 events"))
+    #expect(host.session?.source.events.map(\.id) == ["f1", "f2"])
+  }
+
+  @Test("A state file is reopened only with the backend it was made with")
+  func stateFileBackend() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"]).status == 0)
+    let run = await runCLI(["--backend", "git", "--remote", "new", "--state", path])
+    #expect(run.status == 1)
+    #expect(run.output.isEmpty)
+    #expect(run.errors == "demo-cli: the state file \(path) belongs to the in-memory system, not to this remote\n")
+  }
+}
+
+@Suite("Events as files")
+struct EventFilesTests {
+  @Test("One file per event with a safe name; unchanged files are not rewritten; gone events are deleted")
+  func roundTrip() throws {
+    let worktree = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: worktree) }
+    #expect(EventFiles.fileName(for: "e1") == "e1.json")
+    #expect(EventFiles.fileName(for: "../x y") == "%2E.%2Fx%20y.json")
+    let events = [
+      Event(id: "e10", title: "Ten", date: "2027-01-10", venue: "Hall"),
+      Event(id: "e2", title: "Two", date: "2027-01-02", venue: "Hall"),
+      Event(id: "../x y", title: "Odd", date: "TBA", venue: "TBA"),
+    ]
+    try EventFiles.write(events, to: worktree)
+    #expect(try EventFiles.events(in: worktree).map(\.id) == ["../x y", "e2", "e10"])
+    let two = worktree.appendingPathComponent("events/e2.json")
+    #expect(
+      try String(contentsOf: two, encoding: .utf8)
+        == "{\n  \"date\" : \"2027-01-02\",\n  \"id\" : \"e2\",\n  \"title\" : \"Two\",\n  \"venue\" : \"Hall\"\n}\n")
+
+    // A file in another layout holding the same event is left as it is.
+    let compact = #"{"id":"e2","title":"Two","date":"2027-01-02","venue":"Hall"}"#
+    try Data(compact.utf8).write(to: two)
+    var edited = events
+    edited[0].title = "Ten!"
+    edited.remove(at: 2)
+    try EventFiles.write(edited, to: worktree)
+    #expect(try String(contentsOf: two, encoding: .utf8) == compact)
+    #expect(try EventFiles.events(in: worktree).map(\.title) == ["Two", "Ten!"])
+    #expect(!FileManager.default.fileExists(atPath: worktree.appendingPathComponent("events/%2E.%2Fx%20y.json").path))
+  }
+
+  @Test("Two files holding one event, or a file that is not an event, are errors that name the files")
+  func errors() throws {
+    let worktree = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: worktree) }
+    try EventFiles.write([Event(id: "e1", title: "One", date: "TBA", venue: "TBA")], to: worktree)
+    try FileManager.default.copyItem(
+      at: worktree.appendingPathComponent("events/e1.json"), to: worktree.appendingPathComponent("events/copy.json"))
+    #expect(throws: EventFileError.duplicate(id: "e1", paths: ["events/copy.json", "events/e1.json"])) {
+      try EventFiles.events(in: worktree)
+    }
+    try Data("[]".utf8).write(to: worktree.appendingPathComponent("events/copy.json"))
+    #expect(throws: EventFileError.unreadable(path: "events/copy.json", reason: "it does not hold one event as JSON")) {
+      try EventFiles.events(in: worktree)
+    }
+  }
+
+  @Test("git cat-file --batch output is split by the sizes in its headers")
+  func batch() throws {
+    let output = Data("aaa blob 3\nabc\nbbb blob 0\n\nccc blob 2\n\n\n\n".utf8)
+    let parts = try EventReader.parseBatch(output, count: 3)
+    #expect(parts.map { String(decoding: $0, as: UTF8.self) } == ["abc", "", "\n\n"])
+    #expect(throws: EventFileError.self) { try EventReader.parseBatch(Data("x missing\n".utf8), count: 1) }
+  }
+}
+
+/// Runs git (isolated from the machine's configuration) and answers its standard output.
+@discardableResult
+func runGit(_ arguments: [String]) throws -> String {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["git"] + arguments
+  var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
+  environment["GIT_CONFIG_NOSYSTEM"] = "1"
+  environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
+  process.environment = environment
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else {
+    throw GitCommandFailed(command: (["git"] + arguments).joined(separator: " "))
+  }
+  return String(decoding: data, as: UTF8.self)
+}
+
+struct GitCommandFailed: Error, CustomStringConvertible {
+  var command: String
+  var description: String { "\(command) failed" }
+}
