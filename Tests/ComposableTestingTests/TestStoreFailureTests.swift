@@ -127,7 +127,8 @@ struct TestStoreFailureTests {
     #expect(recorder.messages[0] == "Expected to receive tick, but nothing was received and no effects are running.")
     #expect(recorder.messages[1].hasPrefix("Expected to receive tick, but nothing arrived within 0.05 seconds."))
     #expect(recorder.messages[1].contains("  • startTimer"))
-    #expect(recorder.messages[2].hasPrefix("Expected effects to finish within 0.05 seconds, but 1 are still running"))
+    #expect(recorder.messages[2].hasPrefix("Expected effects to finish within 0.05 seconds, but 1 are still running."))
+    #expect(recorder.messages[2].contains("  • startTimer"))
   }
 
   @Test("Exhaustivity off still fails an assertion that does not hold")
