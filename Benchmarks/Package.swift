@@ -23,6 +23,10 @@ let package = Package(
         .product(name: "ComposableCore", package: rootPackage),
         .product(name: "ComposableTesting", package: rootPackage),
         .product(name: "WorkspaceDemoFeature", package: rootPackage),
+        // The `git` group: the Git client, and the types its endpoints take.
+        .product(name: "GitWorkspace", package: rootPackage),
+        .product(name: "ComposableAuthoring", package: rootPackage),
+        .product(name: "ComposableWorkspace", package: rootPackage),
       ]
     )
   ]

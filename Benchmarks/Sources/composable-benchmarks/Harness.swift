@@ -47,6 +47,25 @@ func measureInterleaved(
   return values.map { Summary(value: median($0), repetitions: repetitions, statistic: "median") }
 }
 
+/// `measureInterleaved` for asynchronous bodies (the `git` group's client and plain-git
+/// repetitions): each round runs every body once, in order; the first `warmups` rounds are
+/// discarded; returns one median per body, in order.
+@MainActor
+func measureInterleavedAsync(
+  warmups: Int = 1,
+  repetitions: Int,
+  _ bodies: [@MainActor () async throws -> Double]
+) async throws -> [Summary] {
+  var values = Array(repeating: [Double](), count: bodies.count)
+  for round in 0..<(warmups + repetitions) {
+    for (index, body) in bodies.enumerated() {
+      let value = try await body()
+      if round >= warmups { values[index].append(value) }
+    }
+  }
+  return values.map { Summary(value: median($0), repetitions: repetitions, statistic: "median") }
+}
+
 /// The ratio of two summaries' values.
 func ratio(_ numerator: Summary, _ denominator: Summary) -> Summary {
   Summary(

@@ -6,7 +6,7 @@ enum Suite {
   /// Benchmark groups, for `--only`. `send` covers the floor, the root store and the 10-deep
   /// scoped store, whose figures are compared with each other.
   static let names = [
-    "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo",
+    "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo", "git",
   ]
 
   @MainActor
@@ -115,6 +115,24 @@ enum Suite {
       progress("demo")
       let walk = try await benchmarkDemoWalk(repetitions: reps(5))
       figures.append(Figure("demo_walk_ms", walk, unit: "ms"))
+    }
+    // Last: it writes 10,000 files and spawns git processes, which the others need not meet.
+    if wanted("git") {
+      progress("git")
+      let git = try await benchmarkGit(files: ops(10_000), repetitions: reps(21))
+      figures += [
+        Figure("git_capture_ms", git.capture, unit: "ms"),
+        Figure("git_capture_plain_ms", git.capturePlain, unit: "ms"),
+        Figure(
+          "git_capture_ratio", ratio(git.capture, git.capturePlain), unit: "x",
+          target: .atMost(1.5)),
+        Figure("git_publish_ms", git.publish, unit: "ms"),
+        Figure("git_publish_plain_ms", git.publishPlain, unit: "ms"),
+        Figure(
+          "git_publish_ratio", ratio(git.publish, git.publishPlain), unit: "x",
+          target: .atMost(1.5)),
+        Figure("git_call_ms", git.call, unit: "ms"),
+      ]
     }
     return figures
   }
