@@ -1,13 +1,17 @@
 import ComposableWorkspace
 
-extension WorkspaceID {
-  /// The id as one safe directory name: ASCII letters, digits, `-`, `_` and `.` are kept, every
-  /// other byte (and a leading `.`) is written `%XX`, so distinct ids never share a directory
-  /// and no id can name `..`, a hidden directory or a path.
-  var directoryName: String {
-    guard !rawValue.isEmpty else { return "%" }
+/// Turns arbitrary text into one safe file or directory name: ASCII letters, digits, `-`, `_`
+/// and a non-leading `.` are kept, every other byte (and a leading `.`) is written `%XX`. So
+/// distinct texts never share a name, and no text can name `..`, a hidden entry or a path.
+///
+/// ```swift
+/// PathComponent.escaping("a/b")  // "a%2Fb"
+/// ```
+public enum PathComponent {
+  public static func escaping(_ text: String) -> String {
+    guard !text.isEmpty else { return "%" }
     var name = ""
-    for (offset, byte) in rawValue.utf8.enumerated() {
+    for (offset, byte) in text.utf8.enumerated() {
       let isSafe =
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
         || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
@@ -21,4 +25,9 @@ extension WorkspaceID {
     }
     return name
   }
+}
+
+extension WorkspaceID {
+  /// The id as one safe directory name (see ``PathComponent``).
+  var directoryName: String { PathComponent.escaping(rawValue) }
 }

@@ -27,21 +27,7 @@ enum EventFiles {
   /// `<id>.json`, with every byte but ASCII letters, digits, `-`, `_` and a non-leading `.`
   /// written `%XX`.
   static func fileName(for id: String) -> String {
-    guard !id.isEmpty else { return "%.json" }
-    var name = ""
-    for (offset, byte) in id.utf8.enumerated() {
-      let isSafe =
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-        || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-        || (byte == 0x2E && offset > 0)
-      if isSafe {
-        name.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        let hex = String(byte, radix: 16, uppercase: true)
-        name += "%" + (hex.count == 1 ? "0" + hex : hex)
-      }
-    }
-    return name + ".json"
+    PathComponent.escaping(id) + ".json"
   }
 
   /// The file's bytes: pretty JSON with sorted keys and a final newline.
