@@ -152,13 +152,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   // MARK: Publication
 
   static func retrySafePublication(_ subject: Subject, _ problems: ContractFindings) async throws {
-    var session = try await prepare(subject)
-    session = try await edit(subject, session)
-    let changes = try await capture(subject, session)
-    guard !changes.isEmpty else {
-      problems.append(editNotSeen)
-      return
-    }
+    guard let (session, changes) = try await editedSession(subject, problems) else { return }
     let before = try await listRecords(subject)
     let request = newRequest("retry")
     let first = try await publish(subject, session, changes, request)
@@ -178,13 +172,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   }
 
   static func exactRecordIdentity(_ subject: Subject, _ problems: ContractFindings) async throws {
-    var session = try await prepare(subject)
-    session = try await edit(subject, session)
-    let changes = try await capture(subject, session)
-    guard !changes.isEmpty else {
-      problems.append(editNotSeen)
-      return
-    }
+    guard let (session, changes) = try await editedSession(subject, problems) else { return }
     let record = try await publish(subject, session, changes, newRequest("identity"))
     if record.target != session.baseline {
       problems.append(
@@ -210,13 +198,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
   }
 
   static func recordNotInstalled(_ subject: Subject, _ problems: ContractFindings) async throws {
-    var session = try await prepare(subject)
-    session = try await edit(subject, session)
-    let changes = try await capture(subject, session)
-    guard !changes.isEmpty else {
-      problems.append(editNotSeen)
-      return
-    }
+    guard let (session, changes) = try await editedSession(subject, problems) else { return }
     let record = try await publish(subject, session, changes, newRequest("not installed"))
     let again = try await prepare(subject, "prepareSource(\(subject.workspaceID)) after publishing")
     if again.baseline != session.baseline {
@@ -433,6 +415,21 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
     try await step(name) {
       try await subject.client.publishProposal(session.source, session.baseline, changes, request)
     }
+  }
+
+  /// Prepares, edits and captures: the edited session and its change set, or `nil` (with the
+  /// problem recorded) when the client did not see the edit.
+  static func editedSession(_ subject: Subject, _ problems: ContractFindings) async throws
+    -> (Session, ChangeSet)?
+  {
+    var session = try await prepare(subject)
+    session = try await edit(subject, session)
+    let changes = try await capture(subject, session)
+    guard !changes.isEmpty else {
+      problems.append(editNotSeen)
+      return nil
+    }
+    return (session, changes)
   }
 
   /// The session with its source as the edit hook left it.
