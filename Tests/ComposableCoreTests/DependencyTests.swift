@@ -21,7 +21,7 @@ extension DependencyValues {
   }
 }
 
-private struct Greeter: Reducer {
+struct Greeter: Reducer {
   struct State: Equatable { var seen: [String] = [] }
   enum Action: Sendable, Equatable { case greet, readForgotten }
   @Dependency(\.greeting) var greeting
