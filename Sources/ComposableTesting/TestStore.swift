@@ -364,6 +364,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Suspends until an item is received or an effect finishes (`true`), or `timeout` passes
   /// (`false`).
   private func waitForProgress(_ timeout: Duration) async -> Bool {
+    guard waiter == nil else {
+      fail(
+        "Two waits on this test store ran at once (receive or finish from concurrent tasks); await them one after the other.",
+        at: creation
+      )
+      return false
+    }
     lastWaiterID += 1
     let id = lastWaiterID
     let timer = Task { [weak self] in

@@ -130,6 +130,16 @@ struct DependencyTests {
     #expect(recorder.messages == ["Unimplemented: Client.fetch was called, but this test did not override it."])
   }
 
+  @Test("Live values stay one instance per process, whatever context was set before")
+  func liveValuesAreSingletons() {
+    var values = DependencyValues()
+    values.context = .test
+    values.context = .live
+    let first = values[Counted.self]
+    let second = DependencyValues()[Counted.self]
+    #expect(first === second)
+  }
+
   @Test("Each test store gets its own incrementing UUID sequence")
   func uuidPerTestStore() {
     var first = DependencyValues()
@@ -140,4 +150,11 @@ struct DependencyTests {
     #expect(first.uuid().uuidString == "00000000-0000-0000-0000-000000000001")
     #expect(second.uuid().uuidString == "00000000-0000-0000-0000-000000000000")
   }
+}
+
+/// A live value whose identity shows whether it was made once.
+final class Counted: DependencyKey, Sendable {
+  /// A new instance on every read: only the default-value cache makes it one per process.
+  static var liveValue: Counted { Counted() }
+  static var testValue: Counted { Counted() }
 }

@@ -185,6 +185,18 @@ struct EffectTests {
     #expect(store.received == ["first", "second"])
   }
 
+  @Test("cancel(ids:) cancels every listed id; merge(with:) runs both effects")
+  func cancelIDsAndMergeWith() async {
+    let log = Log<String>()
+    let store = Store(initialState: Sequenced.State()) { Sequenced(log: log) }
+    let running = store.send(.startTwoCancellable)
+    #expect(store.isEffectInFlight("a") && store.isEffectInFlight("b"))
+    store.send(.cancelBoth)
+    #expect(!store.isEffectInFlight("a") && !store.isEffectInFlight("b"))
+    await running.finish()
+    #expect(Set(log.all) == ["a cancelled", "b cancelled"])
+  }
+
   @Test("Effect.map transforms the actions an effect sends")
   func map() async {
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: Log()) }
@@ -195,7 +207,7 @@ struct EffectTests {
 
 private struct Sequenced: Reducer {
   struct State: Equatable { var received: [String] = [] }
-  enum Action: Sendable, Equatable { case go, mapped, record(String) }
+  enum Action: Sendable, Equatable { case go, mapped, record(String), startTwoCancellable, cancelBoth }
   let log: Log<String>
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -217,6 +229,12 @@ private struct Sequenced: Reducer {
       return .none
     case .mapped:
       return Effect<Int>.run { send in await send(7) }.map { .record("mapped \($0)") }
+    case .startTwoCancellable:
+      let a = Effect<Action>.run { [log] _ in await sleepUntilCancelled(recording: log, as: "a") }
+      let b = Effect<Action>.run { [log] _ in await sleepUntilCancelled(recording: log, as: "b") }
+      return a.cancellable(id: "a").merge(with: b.cancellable(id: "b"))
+    case .cancelBoth:
+      return .cancel(ids: ["a", "b"])
     }
   }
 }

@@ -24,10 +24,11 @@ public struct DependencyValues: Sendable {
 
   /// Which default (`liveValue`, `previewValue`, `testValue`) an unset key answers.
   ///
-  /// Setting it starts a fresh cache of default values, so each `TestStore` (which sets
-  /// `.test`) gets its own test values: an incrementing UUID generator starts again at zero.
+  /// Setting `.test` or `.preview` starts a fresh cache of default values, so each `TestStore`
+  /// gets its own test values (an incrementing UUID generator starts again at zero); `.live`
+  /// values stay one instance per process.
   public var context: DependencyContext = .live {
-    didSet { defaults = DefaultValueCache() }
+    didSet { defaults = context == .live ? DefaultValueCache.shared : DefaultValueCache() }
   }
 
   public init() {}

@@ -227,16 +227,20 @@ package final class StoreEngine<State, Action: Sendable> {
     _ effects: [Effect<Action>], keys: [EffectKey], origin: Action, box: StoreTask.Box
   ) -> Task<Void, Never> {
     let token = registry.makeToken()
+    let registry = self.registry
     let task = Task { [weak self] in
       for effect in effects {
-        guard !Task.isCancelled, let self else { break }
+        guard !Task.isCancelled else { break }
         // Each step's work (and what it sends back) is collected apart, so the next step waits
-        // for exactly it; the outer send's task waits for this whole sequence.
+        // for exactly it; the outer send's task waits for this whole sequence. The engine is
+        // held only while starting a step, never across the wait, so releasing the store still
+        // cancels everything.
         let step = StoreTask.Box()
-        self.startCollecting(effect, keys: keys, origin: origin, into: step)
+        guard let engine = self else { break }
+        engine.startCollecting(effect, keys: keys, origin: origin, into: step)
         await StoreTask(step).finish()
       }
-      self?.registry.finish(token)
+      registry.finish(token)
     }
     registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
     return task
