@@ -43,7 +43,9 @@ extension Workspace {
         await send(.delegate(.publication(.failed(WorkspaceFailure(violation)))))
         return
       }
-      await send(.delegate(.publication(.published(record))))
+      // Past the commit point the record is reported even if this work was interrupted
+      // meanwhile: losing it would make the form retry under a new key and duplicate it.
+      await send.deliver(.delegate(.publication(.published(record))))
     } catch: { error, send in
       if isAuthorizationInvalidated(error) {
         await authorizationLost(send)

@@ -80,7 +80,7 @@ struct AuthoringWorkspaceTests {
     #expect(store.state.workspace.availability == .inactive)
   }
 
-  @Test("A grant invalidated during publication interrupts it; the ready session is kept")
+  @Test("A grant invalidated during publication interrupts it; the ready session is kept, a record created anyway is reported")
   func invalidatedDuringPublication() async {
     let ada = context("ada")
     let record = PendingAnswer<ProposalRecord>()
@@ -106,7 +106,10 @@ struct AuthoringWorkspaceTests {
     }
     await store.receive(.authoring(.delegate(.grantInvalidated)))
     await store.receive(.workspace(.interruptAuthorizedWork))
-    record.resolve(ProposalRecord(id: "P1", contentRevision: "c1", target: baseline))
+    // The record was created anyway: past the commit point it is still reported, not lost.
+    let created = ProposalRecord(id: "P1", contentRevision: "c1", target: baseline)
+    record.resolve(created)
+    await store.receive(.workspace(.delegate(.publication(.published(created)))))
     await store.finish()
     #expect(store.state.workspace.availability == .ready(preparedSession))
   }

@@ -6,7 +6,7 @@ import Testing
 @MainActor
 @Suite("Authorization loss")
 struct AuthorizationTests {
-  @Test("interruptAuthorizedWork cancels a suspended publication: no late delegate, session kept")
+  @Test("interruptAuthorizedWork cancels a suspended publication; a record created anyway is still reported, the session kept")
   func interruptSuspendedPublication() async {
     let publishing = Signal()
     let gate = Gate()
@@ -27,9 +27,10 @@ struct AuthorizationTests {
     #expect(!store.isEffectInFlight(WorkspaceOperation.publication))
     #expect(publication.isCancelled)
 
-    // The client's late answer is dropped: the exhaustive store would fail on a received
-    // `.publication(.published)`.
+    // The client created the record anyway: past the commit point it is reported (never
+    // installed), so the form does not retry under a new key and duplicate it.
     await gate.open()
+    await store.receive(.delegate(.publication(.published(Fixture.record))))
     await publication.finish()
     await store.finish()
     #expect(store.state == Fixture.ready)

@@ -26,6 +26,23 @@ public struct Send<Action: Sendable>: Sendable {
     column: UInt = #column
   ) {
     guard !Task.isCancelled else { return }
+    deliver(action, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Sends `action` even when this effect was cancelled: for a result that already exists
+  /// elsewhere and must not be lost, such as a record created past a commit point.
+  ///
+  /// ```swift
+  /// let record = try await client.publishProposal(…)  // the record exists from here on
+  /// await send.deliver(.delegate(.published(record)))
+  /// ```
+  public func deliver(
+    _ action: Action,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
     guard !context.lifetime.isFinished else {
       reportIssue(
         """
