@@ -17,7 +17,14 @@ extension Workspace {
         await send(.delegate(.refreshFailed(WorkspaceFailure(violation))))
         return
       }
-      await state.modify { $0.install(refreshed, onBranch: session.baseline.branch) }
+      let outcome = LockIsolated(InstallOutcome.installed)
+      await state.modify { state in
+        outcome.setValue(
+          state.install(refreshed, replacing: session.source, onBranch: session.baseline.branch))
+      }
+      if outcome.current == .sourceChanged {
+        await send(.delegate(.refreshFailed(.sourceChangedMeanwhile(during: "refreshing"))))
+      }
     } catch: { error, send, _ in
       if isAuthorizationInvalidated(error) {
         await authorizationLost(send)
@@ -44,8 +51,19 @@ extension Workspace {
         await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(violation))))
         return
       }
-      await state.modify { $0.install(selected, onBranch: nil) }
-      await send(.delegate(.branchSelected(selected.baseline)))
+      let outcome = LockIsolated(InstallOutcome.installed)
+      await state.modify { state in
+        outcome.setValue(state.install(selected, replacing: session.source, onBranch: nil))
+      }
+      switch outcome.current {
+      case .installed:
+        await send(.delegate(.branchSelected(selected.baseline)))
+      case .sourceChanged:
+        await send(.delegate(.branchSelectionFailed(
+          requested: branch, .sourceChangedMeanwhile(during: "selecting \(branch)"))))
+      case .superseded:
+        break
+      }
     } catch: { error, send, _ in
       if isAuthorizationInvalidated(error) {
         await authorizationLost(send)
@@ -63,10 +81,42 @@ extension Workspace {
 
 extension WorkspaceState {
   /// Installs a refreshed or selected session as one coherent pair. With `branch`, only when
-  /// the session is still on that branch (a refresh that raced a selection is dropped).
-  mutating func install(_ answered: WorkspaceSession<Source>, onBranch branch: BranchName?) {
-    guard case .ready(let session) = availability else { return }
-    if let branch, session.baseline.branch != branch { return }
+  /// the session is still on that branch (a refresh that raced a selection is dropped). When the
+  /// source is a value (`Equatable`) that was edited after the operation started, the answer —
+  /// computed from the older value — is not installed, so no edit is lost.
+  mutating func install(
+    _ answered: WorkspaceSession<Source>,
+    replacing sent: Source,
+    onBranch branch: BranchName?
+  ) -> InstallOutcome {
+    guard case .ready(let session) = availability else { return .superseded }
+    if let branch, session.baseline.branch != branch { return .superseded }
+    if valuesDiffer(sent, session.source) { return .sourceChanged }
     availability = .ready(answered)
+    return .installed
+  }
+}
+
+/// What became of a refresh or selection answer.
+enum InstallOutcome: Sendable, Equatable {
+  case installed
+  /// The workspace moved on (not ready, or another branch): the answer is moot.
+  case superseded
+  /// The writable content changed while the operation ran.
+  case sourceChanged
+}
+
+/// Whether two values are known to differ: `false` when equal or not `Equatable` (a handle).
+private func valuesDiffer<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+  guard let lhs = lhs as? any Equatable else { return false }
+  func differ<E: Equatable>(_ lhs: E) -> Bool { (rhs as? E).map { $0 != lhs } ?? false }
+  return differ(lhs)
+}
+
+extension WorkspaceFailure {
+  /// The writable content was edited while an operation ran on an older copy of it.
+  static func sourceChangedMeanwhile(during operation: String) -> WorkspaceFailure {
+    WorkspaceFailure(
+      message: "the working copy changed while \(operation); nothing was installed — try again")
   }
 }

@@ -114,6 +114,36 @@ struct AuthoringWorkspaceTests {
     #expect(store.state.workspace.availability == .ready(preparedSession))
   }
 
+  @Test("Edits typed while a refresh runs are kept: the refresh's older answer is not installed")
+  func editDuringRefreshIsKept() async {
+    let ada = context("ada")
+    let answer = PendingAnswer<WorkspaceSession<Notebook>>()
+    let store = TestStore(
+      initialState: Layer.State(
+        authoring: Authoring.State(admission: .admitted(ada)),
+        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
+        content: .init()
+      )
+    ) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
+        refreshBaseline: { _, _ in await answer.value() })
+    }
+    await store.send(.workspace(.refreshBaseline))
+    await eventually { answer.hasArrived }
+    let typed = WorkspaceSession(source: Notebook(text: "hello, typed"), baseline: baseline)
+    await store.send(.content(.type(", typed"))) { $0.workspace.availability = .ready(typed) }
+    // The client refreshed the copy it was given, before the edit.
+    answer.resolve(WorkspaceSession(
+      source: Notebook(text: "hello"), baseline: WorkspaceBranchReference(branch: "main", revision: "r2")))
+    await store.receiveModification()
+    await store.receive(.workspace(.delegate(.refreshFailed(WorkspaceFailure(
+      message: "the working copy changed while refreshing; nothing was installed — try again")))))
+    await store.finish()
+    #expect(store.state.workspace.availability == .ready(typed))
+  }
+
   @Test("Content remounting infers nothing; content sees the capability and edits the source")
   func contentProjection() async {
     let ada = context("ada")

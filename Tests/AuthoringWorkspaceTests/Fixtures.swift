@@ -64,6 +64,8 @@ func context(_ name: String) -> AuthoringContext {
 func notebookClient(
   prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Notebook> =
     unimplemented("prepareSource"),
+  refreshBaseline: @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> WorkspaceSession<Notebook> =
+    unimplemented("refreshBaseline"),
   captureChanges: @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> NotebookChanges =
     unimplemented("captureChanges"),
   publishProposal: @escaping @Sendable (
@@ -72,7 +74,7 @@ func notebookClient(
 ) -> WorkspaceClient<Notebook, NotebookChanges> {
   WorkspaceClient(
     prepareSource: prepareSource,
-    refreshBaseline: unimplemented("refreshBaseline"),
+    refreshBaseline: refreshBaseline,
     selectBranch: unimplemented("selectBranch"),
     captureChanges: captureChanges,
     publishProposal: publishProposal
