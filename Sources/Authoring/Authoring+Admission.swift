@@ -12,6 +12,12 @@ extension Authoring {
         // a cancelled (previous identity's) answer must not be persisted over a newer grant.
         guard !Task.isCancelled else { return }
         await client.persist(context.grant)
+        // Invalidated while persisting: take the grant back out (conditionally, so a newer
+        // identity's grant is never removed).
+        guard !Task.isCancelled else {
+          await client.discardPersistedGrant(context.grant)
+          return
+        }
         outcome = .admitted(context)
       } catch let denial as AdmissionDenied {
         outcome = .denied(denial)

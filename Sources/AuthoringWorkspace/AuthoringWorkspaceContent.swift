@@ -1,4 +1,5 @@
 import ComposableAuthoring
+import ComposableCore
 import ComposableWorkspace
 
 /// What content wrapped by ``AuthoringWorkspace`` sees and may change.
@@ -36,7 +37,12 @@ public struct AuthoringWorkspaceContent<Source: Sendable, Local> {
   public var source: Source? {
     get { session?.source }
     set {
-      guard workspace.session != nil, let newValue else { return }
+      guard workspace.session != nil, let newValue else {
+        reportIssue(
+          "Content wrote a source while the workspace is \(workspace.availability.caseName); the edit was ignored. Edit only a ready session's source."
+        )
+        return
+      }
       editedSource = newValue
     }
   }

@@ -17,8 +17,11 @@ extension Workspace {
       } catch: { error, send, state in
         if isAuthorizationInvalidated(error) {
           // No coherent session exists, and losing the grant is not a workspace failure.
-          await state.modify { $0.finishPreparation(with: .inactive) }
-          await send(.delegate(.authorizationInvalidated))
+          // One main-actor turn: the state change and the event that explains it land together.
+          await MainActor.run {
+            state.modify { $0.finishPreparation(with: .inactive) }
+            send(.delegate(.authorizationInvalidated))
+          }
         } else {
           let failure = WorkspaceFailure(error)
           await state.modify { $0.finishPreparation(with: .preparationFailed(failure)) }

@@ -165,14 +165,20 @@ struct AuthoringWorkspaceTests {
     }
   }
 
-  @Test("Content cannot write a source when no session is ready")
+  @Test("Content cannot write a source when no session is ready; the attempt is reported")
   func contentEditWithoutSession() async {
-    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
-      Layer { NotesEditor() }
+    let recorder = IssueRecorder()
+    await withIssueReporters([recorder]) {
+      let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
+        Layer { NotesEditor() }
+      }
+      await store.send(.content(.type("lost?")))
+      await store.send(.content(.readCapability))
+      #expect(store.state.workspace.availability == .inactive)
     }
-    await store.send(.content(.type("lost?")))
-    await store.send(.content(.readCapability))
-    #expect(store.state.workspace.availability == .inactive)
+    #expect(recorder.messages == [
+      "Content wrote a source while the workspace is inactive; the edit was ignored. Edit only a ready session's source."
+    ])
   }
 }
 
