@@ -41,27 +41,53 @@ struct ProcessRunnerTests {
   }
 
   @Test func cancellationTerminatesTheProcess() async throws {
-    let started = ContinuousClock.now
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (pidFile, done) = (directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done"))
     let task = Task {
-      try await ProcessRunner().run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"])
+      try await ProcessRunner().run(
+        shell, arguments: ["-c", "echo $$ > \"$0\"; sleep 30; touch \"$1\"", pidFile.path, done.path])
     }
-    try await Task.sleep(for: .milliseconds(200))
+    let pid = try await waitForPID(in: pidFile)
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    // SIGTERM itself ended it (the child did not inherit the worker thread's blocked signals),
-    // well before the SIGKILL grace period.
-    #expect(ContinuousClock.now - started < .seconds(2))
+    // Ended by the signal (the child did not inherit blocked signals), not by running out.
+    #expect(!isRunning(pid))
+    #expect(!FileManager.default.fileExists(atPath: done.path))
   }
 
   @Test func aChildIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
-    let started = ContinuousClock.now
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (pidFile, done) = (directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done"))
     let task = Task {
-      try await ProcessRunner().run(shell, arguments: ["-c", "trap '' TERM; exec sleep 30"])
+      try await ProcessRunner().run(
+        shell,
+        arguments: ["-c", "echo $$ > \"$0\"; trap '' TERM; sleep 30; touch \"$1\"", pidFile.path, done.path])
     }
-    try await Task.sleep(for: .milliseconds(200))
+    let pid = try await waitForPID(in: pidFile)
     task.cancel()
     await #expect(throws: CancellationError.self) { try await task.value }
-    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(!isRunning(pid))
+    #expect(!FileManager.default.fileExists(atPath: done.path))
+  }
+
+  /// Waits (scheduler round trips, no clock) until the child wrote its pid.
+  private func waitForPID(in file: URL) async throws -> pid_t {
+    for _ in 0..<1_000_000 {
+      if let text = try? String(contentsOf: file, encoding: .utf8),
+        let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      {
+        return pid
+      }
+      await Task.yield()
+    }
+    throw CancellationError()
+  }
+
+  /// Whether a process with `pid` still exists.
+  private func isRunning(_ pid: pid_t) -> Bool {
+    kill(pid, 0) == 0
   }
 
   @Test func aTaskCancelledBeforeStartingNeverRuns() async throws {
