@@ -73,15 +73,32 @@ public struct ProcessRunner: Sendable {
     return result
   }
 
-  /// A read-only descriptor on an already unlinked temporary file holding `input`.
+  /// A descriptor, at offset 0, on an already unlinked temporary file holding `input`. The file
+  /// is created exclusively and readable by its owner only, so no other user sees the input.
   static func inputFile(_ input: Data) throws -> Int32 {
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("process-input-\(UUID().uuidString)")
-    try input.write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("process-input-\(UUID().uuidString)").path
+    let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw ProcessLaunchError(executable: url.path, reason: String(cString: strerror(errno)))
+      throw ProcessLaunchError(executable: path, reason: String(cString: strerror(errno)))
+    }
+    unlink(path)
+    let written = input.withUnsafeBytes { bytes -> Bool in
+      var offset = 0
+      while offset < bytes.count {
+        let count = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += count
+      }
+      return true
+    }
+    guard written, lseek(descriptor, 0, SEEK_SET) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(descriptor)
+      throw ProcessLaunchError(executable: path, reason: reason)
     }
     return descriptor
   }
