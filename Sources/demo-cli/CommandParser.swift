@@ -1,7 +1,7 @@
 /// Turns one line into a ``Command``, or says precisely what is wrong with it.
 ///
-/// A blank line or a `#` comment is no command (`nil`). `COMMAND --help` (or `-h`) anywhere
-/// after a known command asks for its help.
+/// A blank line or a `#` comment is no command (`nil`). `COMMAND --help` (or `-h`) right after a
+/// known command asks for its help; later, `--help` is an ordinary word (a title, a password).
 enum CommandParser {
   static func parse(_ line: String) throws(CommandError) -> Command? {
     let words = try Tokenizer.words(line)
@@ -10,7 +10,7 @@ enum CommandParser {
       throw .unknownCommand(first)
     }
     let arguments = Array(words.dropFirst())
-    if arguments.contains("--help") || arguments.contains("-h") {
+    if arguments.first == "--help" || arguments.first == "-h" {
       return .help(topic: spec.name)
     }
     return try command(spec.name, arguments)

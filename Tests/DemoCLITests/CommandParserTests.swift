@@ -25,6 +25,8 @@ struct CommandParserTests {
     #expect(try CommandParser.parse("select festival") == .select(branch: "festival"))
     #expect(try CommandParser.parse("help propose") == .help(topic: "propose"))
     #expect(try CommandParser.parse("propose --help") == .help(topic: "propose"))
+    // Later, --help is an ordinary word: a password, a title.
+    #expect(try CommandParser.parse("signin ada --help") == .signIn(username: "ada", password: "--help"))
     #expect(try CommandParser.parse("exit") == .quit)
     for name in ["enter", "leave", "status", "list", "diff", "retry", "fresh", "proposals", "refresh", "branches"] {
       #expect(try CommandParser.parse(name)?.name == name)
