@@ -22,10 +22,14 @@ extension Authoring {
           return
         }
         outcome = .admitted(context)
-      } catch {
+      } catch is AuthoringGrantRejected {
         guard !Task.isCancelled else { return }
         await client.discardPersistedGrant(grant)
         outcome = .revoked
+      } catch {
+        // Could not validate now (offline, busy): not admitted, but the grant stays persisted
+        // for the next start; one network blip must not lose it.
+        return
       }
       await outcome.apply(hadContext: hadContext, to: state, send: send)
     }

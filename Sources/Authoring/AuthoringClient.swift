@@ -14,9 +14,11 @@ import ComposableCore
 /// (``validate``, ``requestAdmission``, ``relinquish``) read it from the application themselves.
 ///
 /// Contract every implementation must keep:
-/// - ``validate`` answers for the grant it was given, and throws when that grant is not valid
-///   for the current session (revoked, expired, or issued to another identity). Validation is
-///   authoritative: a stale persisted grant is harmless because it never validates.
+/// - ``validate`` answers for the grant it was given, and throws ``AuthoringGrantRejected``
+///   when that grant is definitely not valid for the current session (revoked, expired, or
+///   issued to another identity): only that discards a persisted grant. Other errors (offline)
+///   leave it stored and the person not admitted. A stale persisted grant is harmless because
+///   it never validates.
 /// - ``requestAdmission`` throws ``AdmissionDenied`` when the policy refuses. Any other error is
 ///   treated as a refusal too (admission fails closed).
 /// - ``discardPersistedGrant`` removes the persisted grant only when it is still the given one,
@@ -36,8 +38,9 @@ public struct AuthoringClient: DependencyKey, Sendable {
   public var clearIncomingSharedGrants: @Sendable () async -> Void
 
   /// Validates `grant` for the current application session and answers its capability.
-  /// Throws when the grant cannot be used (invalid, revoked, another identity's); the returned
-  /// context's ``AuthoringContext/grant`` must be `grant`.
+  /// Throws ``AuthoringGrantRejected`` when the grant definitely cannot be used (invalid,
+  /// revoked, another identity's); the returned context's ``AuthoringContext/grant`` must be
+  /// `grant`.
   public var validate: @Sendable (_ grant: AuthoringGrant) async throws -> AuthoringContext
 
   /// Asks the admission policy to admit the current application session to authoring, and

@@ -78,6 +78,24 @@ struct RestoreAuthorizationTests {
     #expect(storage.persisted == nil)
   }
 
+  @Test("Validation that fails for another reason (offline) keeps the persisted grant")
+  func offlineValidationKeepsTheGrant() async {
+    struct Offline: Error {}
+    let storage = GrantStorage(persisted: .alice)
+    let log = CallLog()
+    let store = TestStore(initialState: Authoring.State()) {
+      Authoring()
+    } withDependencies: {
+      var client = AuthoringClient.storing(in: storage, log: log)
+      client.validate = { _ in throw Offline() }
+      $0[AuthoringClient.self] = client
+    }
+
+    await store.send(.restoreAuthorization).finish()
+    #expect(store.state == Authoring.State())
+    #expect(storage.persisted == .alice)
+  }
+
   @Test("No persisted grant: nothing is validated and nothing changes")
   func nothingPersisted() async {
     let storage = GrantStorage()

@@ -75,6 +75,7 @@ struct ProposalPathStoryTests {
 
     // P3: a fresh proposal against r2.
     await store.send(.editing(.content(.startFreshProposal)))
+    await store.finish()
     await store.send(.editing(.content(.remove(id: "e3"))))
     await store.send(.editing(.content(.propose(title: "Cancel Science Night"))))
     await store.finish()

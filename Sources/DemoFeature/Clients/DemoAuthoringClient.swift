@@ -20,7 +20,13 @@ extension AuthoringClient {
       restorePersistedGrant: { credentials.current.persistedGrant },
       clearIncomingSharedGrants: { credentials.update { $0.incomingSharedGrant = nil } },
       validate: { grant in
-        let validated = try await system.validate(grantID: grant.rawValue, token: try session().token)
+        let token = try session().token
+        let validated: DemoGrant
+        do {
+          validated = try await system.validate(grantID: grant.rawValue, token: token)
+        } catch {
+          throw AuthoringGrantRejected(reason: "\(error)")
+        }
         let context = context(for: validated)
         credentials.update { $0.grant = context.grant }
         return context

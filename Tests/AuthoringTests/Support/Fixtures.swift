@@ -33,4 +33,4 @@ extension Authoring.State {
 }
 
 /// Thrown by test `validate` endpoints for a grant the issuer rejects.
-struct GrantRejected: Error, Equatable {}
+typealias GrantRejected = AuthoringGrantRejected
