@@ -5,6 +5,10 @@ extension Reducer {
   /// id) and are cancelled when this reducer removes the element. An action for an id that is
   /// not present is reported as an issue.
   ///
+  /// Removal is detected while this reducer runs: remove elements by sending an action. An
+  /// element removed by an effect's `state.modify` keeps its running effects (their later
+  /// changes to it are reported and dropped).
+  ///
   /// Cost per element action: O(1) to find and reduce the element; detecting removals is O(1)
   /// when the parent did not add or remove elements, O(n) when it did.
   ///

@@ -4,6 +4,11 @@ extension Reducer {
   /// When this reducer sets the child state to `nil`, every effect the child started is
   /// cancelled. A child action that arrives while the state is `nil` is reported as an issue.
   ///
+  /// Removal is detected while this reducer runs. Remove children by sending an action: a
+  /// child removed by an effect's `state.modify`, or replaced by a new child in one reduce,
+  /// keeps its running effects (their later changes to the gone child are reported and
+  /// dropped).
+  ///
   /// ```swift
   /// Reduce { state, action in … }
   ///   .ifLet(\.proposalForm, action: .proposalForm) { ProposalForm() }
