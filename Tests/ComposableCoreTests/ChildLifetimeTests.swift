@@ -23,6 +23,9 @@ private struct Parent: Reducer {
     case rows(IdentifiedAction<Int, Poller.Action>)
     case closeDetail
     case removeRow(Int)
+    /// Removes the child from an effect, with `state.modify`: no reducer sees the removal.
+    case closeDetailFromEffect
+    case removeRowFromEffect(Int)
   }
   let log: Log<String>
 
@@ -31,6 +34,12 @@ private struct Parent: Reducer {
       switch action {
       case .closeDetail: state.detail = nil
       case .removeRow(let id): state.rows.remove(id: id)
+      case .closeDetailFromEffect:
+        return .run(modifying: State.self) { _, state in await state.modify { $0.detail = nil } }
+      case .removeRowFromEffect(let id):
+        return .run(modifying: State.self) { _, state in
+          await state.modify { $0.rows.remove(id: id) }
+        }
       case .detail, .rows: break
       }
       return .none
@@ -80,6 +89,25 @@ struct ChildLifetimeTests {
     second.cancel()
     await second.finish()
     #expect(log.all == ["poller 1 cancelled", "poller 2 cancelled"])
+  }
+
+  @Test("A child removed by an effect's state.modify has its effects cancelled too")
+  func removalByModificationCancelsChildEffects() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(detail: .init(id: 1), rows: [.init(id: 2), .init(id: 3)])) {
+      Parent(log: log)
+    }
+    let detail = store.send(.detail(.start))
+    let row2 = store.send(.rows(.element(id: 2, action: .start)))
+    let row3 = store.send(.rows(.element(id: 3, action: .start)))
+    await store.send(.closeDetailFromEffect).finish()
+    await store.send(.removeRowFromEffect(2)).finish()
+    // Cancelled as the modifications were applied; the remaining row's work is untouched.
+    #expect(detail.isCancelled)
+    #expect(row2.isCancelled)
+    #expect(!row3.isCancelled)
+    for task in [detail, row2, row3] { task.cancel() }
+    for task in [detail, row2, row3] { await task.finish() }
   }
 
   @Test("Element and child actions for absent state are reported, not applied")

@@ -22,6 +22,9 @@ public struct Effect<Action: Sendable>: Sendable {
     case concatenate([Effect])
     case cancellable(EffectKey, cancelInFlight: Bool, Effect)
     case cancel(EffectKey)
+    /// Work of a child that lives only while `presence` holds: when state changes so that it no
+    /// longer does (however it changed), everything running under `key` is cancelled.
+    case watched(EffectKey, presence: StatePredicate, Effect)
   }
 
   @usableFromInline let operation: Operation

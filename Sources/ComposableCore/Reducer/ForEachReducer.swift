@@ -5,9 +5,9 @@ extension Reducer {
   /// id) and are cancelled when this reducer removes the element. An action for an id that is
   /// not present is reported as an issue.
   ///
-  /// Removal is detected while this reducer runs: remove elements by sending an action. An
-  /// element removed by an effect's `state.modify` keeps its running effects (their later
-  /// changes to it are reported and dropped).
+  /// However an element is removed — this reducer, another one, or an effect's `state.modify` —
+  /// its effects are cancelled. Cost: each processed action or modification checks the elements
+  /// that have effects running, O(such elements).
   ///
   /// Cost per element action: O(1) to find and reduce the element; detecting removals is O(1)
   /// when the parent did not add or remove elements, O(n) when it did.
@@ -110,7 +110,8 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   func lift(_ effect: Effect<Element.Action>, id: ID) -> Effect<Parent.Action> {
     let keyPath = toElements
     let embed = toElementAction.embed
-    return effect
+    let project = Self.projection(id: id, in: keyPath)
+    let lifted = effect
       .cancellable(id: ElementLifetime())
       .transformed(
         action: { embed(.element(id: id, action: $0)) },
@@ -121,8 +122,25 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
             describing: "\(keyPath)[id: \(id)]",
             embed: Self.embedding(id: id, in: keyPath)
           )
-        }
+        },
+        presence: StatePredicate.lifting(through: project)
       )
+    // Cancelled as soon as the element is gone, however it was removed.
+    return Effect(.watched(
+      EffectKey(id: ElementLifetime(), path: [component(id)]),
+      presence: .presence(of: project),
+      lifted
+    ))
+  }
+
+  /// The element with `id` in a parent, if present.
+  private static func projection(
+    id: ID,
+    in keyPath: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
+  ) -> @Sendable (Parent.State) -> Element.State? {
+    // Built as a plain closure: a @Sendable one here may not capture the element's
+    // Identifiable conformance (SendableMetatypes); it only ever runs on the main actor.
+    assumeSendable { (parent: Parent.State) in parent[keyPath: keyPath][id: id] }
   }
 
   @usableFromInline

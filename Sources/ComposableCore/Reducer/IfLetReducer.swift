@@ -4,10 +4,10 @@ extension Reducer {
   /// When this reducer sets the child state to `nil`, every effect the child started is
   /// cancelled. A child action that arrives while the state is `nil` is reported as an issue.
   ///
-  /// Removal is detected while this reducer runs. Remove children by sending an action: a
-  /// child removed by an effect's `state.modify`, or replaced by a new child in one reduce,
-  /// keeps its running effects (their later changes to the gone child are reported and
-  /// dropped).
+  /// However the child state becomes `nil` — this reducer, another one, or an effect's
+  /// `state.modify` — its effects are cancelled. (A child replaced by a new one in a single
+  /// reduce is not "gone": its effects keep running.) Cost: each processed action or
+  /// modification checks the children that have effects running, O(such children).
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -97,16 +97,18 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     )
   }
 
-  /// Embeds the child's actions, namespaces its ids, ties its effects to its lifetime, and
-  /// lifts its state modifications.
+  /// Embeds the child's actions, namespaces its ids, ties its effects to its lifetime (they are
+  /// cancelled as soon as the child state is `nil`, however it became so), and lifts its state
+  /// modifications and presence questions.
   @usableFromInline
   func lift(_ effect: Effect<Child.Action>) -> Effect<Parent.Action> {
     let keyPath = toChildState
-    return effect
+    let component = AnyHashableSendable(keyPath)
+    let lifted = effect
       .cancellable(id: ChildLifetime())
       .transformed(
         action: toChildAction.embed,
-        component: AnyHashableSendable(keyPath),
+        component: component,
         modification: { modification in
           StateModification.lift(
             modification,
@@ -114,8 +116,14 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           ) { (parent: inout Parent.State, body) in
             parent[keyPath: keyPath].modifyIfPresent(body)
           }
-        }
+        },
+        presence: StatePredicate.lifting { (parent: Parent.State) in parent[keyPath: keyPath] }
       )
+    return Effect(.watched(
+      EffectKey(id: ChildLifetime(), path: [component]),
+      presence: .presence { (parent: Parent.State) in parent[keyPath: keyPath] },
+      lifted
+    ))
   }
 }
 

@@ -49,7 +49,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
           body(&parent[keyPath: keyPath])
           return true
         }
-      }
+      },
+      presence: StatePredicate.lifting { (parent: ParentState) in parent[keyPath: keyPath] }
     )
   }
 }

@@ -56,6 +56,9 @@ package final class StoreEngine<State, Action: Sendable> {
   @exclusivity(unchecked) @usableFromInline var isDraining = false
   /// The task box of the external send being processed, once one of its effects started.
   @exclusivity(unchecked) @usableFromInline var directBox: StoreTask.Box?
+  /// Children (ifLet, forEach) with running effects, and how to tell they are still there.
+  /// Checked after every processed action and modification, whatever removed the child.
+  @exclusivity(unchecked) @usableFromInline var watchedChildren: [EffectKey: @Sendable (State) -> Bool] = [:]
 
   /// Runs once at the end of every drained batch.
   @exclusivity(unchecked) @usableFromInline package var didFinishBatch: (() -> Void)?
@@ -155,6 +158,7 @@ package final class StoreEngine<State, Action: Sendable> {
     case .modification(let body, let location):
       body(&state)
       didProcess?(.modification(location), state)
+      if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
     }
   }
 
@@ -162,8 +166,26 @@ package final class StoreEngine<State, Action: Sendable> {
   func process(_ action: Action, origin: ActionOrigin, sink: EffectSink) {
     let effect = reducer(&state, action)
     didProcess?(.action(action, origin), state)
-    if case .none = effect.operation { return }
+    if case .none = effect.operation {
+      if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
+      return
+    }
     start(effect, sink: sink, keys: [], origin: action)
+    if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
+  }
+
+  /// Cancels the effects of every watched child that is gone, and forgets children whose
+  /// effects all ended. O(watched children).
+  @usableFromInline
+  func cancelEffectsOfRemovedChildren() {
+    for (key, isPresent) in watchedChildren {
+      if !registry.isInFlight(key) {
+        watchedChildren[key] = nil
+      } else if !isPresent(state) {
+        registry.cancel(key)
+        watchedChildren[key] = nil
+      }
+    }
   }
 
   // MARK: Effects
@@ -190,6 +212,9 @@ package final class StoreEngine<State, Action: Sendable> {
       start(effect, sink: sink, keys: keys + [key], origin: origin)
     case .cancel(let key):
       registry.cancel(key)
+    case .watched(let key, let presence, let effect):
+      if let isPresent = presence.typed(as: State.self) { watchedChildren[key] = isPresent }
+      start(effect, sink: sink, keys: keys, origin: origin)
     }
   }
 

@@ -6,3 +6,9 @@ func assumeSendable<A, B, R>(
   nonisolated(unsafe) let body = body
   return { body(&$0, $1) }
 }
+
+/// Treats the projection `body` as `@Sendable` (see the function above).
+func assumeSendable<A, R>(_ body: @escaping (A) -> R) -> @Sendable (A) -> R {
+  nonisolated(unsafe) let body = body
+  return { body($0) }
+}
