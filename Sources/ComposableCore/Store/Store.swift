@@ -29,8 +29,7 @@ import Observation
 public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let registrar = ObservationRegistrar()
   /// `\.state`, built once: forming a key path on a generic class is not free.
-  @usableFromInline var stateKeyPath: KeyPath<Store, State> { _stateKeyPath }
-  private let _stateKeyPath: KeyPath<Store, State> = \.state
+  @usableFromInline let stateKeyPath: KeyPath<Store, State> = \.state
   /// The runtime, for a root store; `nil` for a scoped store.
   @usableFromInline let engine: StoreEngine<State, Action>?
   /// The last state a scoped store saw. A root store reads its engine instead; its snapshot is
