@@ -32,13 +32,7 @@ struct AuthoringWorkspaceTests {
     let ada = context("ada")
     var edited = preparedSession
     edited.source.text = "hello, edited"
-    let store = TestStore(
-      initialState: Layer.State(
-        authoring: Authoring.State(admission: .admitted(ada)),
-        workspace: WorkspaceState(id: workspaceID, availability: .ready(edited)),
-        content: .init()
-      )
-    ) {
+    let store = TestStore(initialState: layerState(admitted: ada, .ready(edited))) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
@@ -55,13 +49,7 @@ struct AuthoringWorkspaceTests {
   func invalidatedDuringPreparation() async {
     let ada = context("ada")
     let answer = PendingAnswer<WorkspaceSession<Notebook>>()
-    let store = TestStore(
-      initialState: Layer.State(
-        authoring: Authoring.State(admission: .admitted(ada)),
-        workspace: WorkspaceState(id: workspaceID),
-        content: .init()
-      )
-    ) {
+    let store = TestStore(initialState: layerState(admitted: ada, .inactive)) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
@@ -84,13 +72,7 @@ struct AuthoringWorkspaceTests {
   func invalidatedDuringPublication() async {
     let ada = context("ada")
     let record = PendingAnswer<ProposalRecord>()
-    let store = TestStore(
-      initialState: Layer.State(
-        authoring: Authoring.State(admission: .admitted(ada)),
-        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
-        content: .init()
-      )
-    ) {
+    let store = TestStore(initialState: layerState(admitted: ada, .ready(preparedSession))) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
@@ -118,13 +100,7 @@ struct AuthoringWorkspaceTests {
   func editDuringRefreshIsKept() async {
     let ada = context("ada")
     let answer = PendingAnswer<WorkspaceSession<Notebook>>()
-    let store = TestStore(
-      initialState: Layer.State(
-        authoring: Authoring.State(admission: .admitted(ada)),
-        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
-        content: .init()
-      )
-    ) {
+    let store = TestStore(initialState: layerState(admitted: ada, .ready(preparedSession))) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
@@ -147,13 +123,7 @@ struct AuthoringWorkspaceTests {
   @Test("Content remounting infers nothing; content sees the capability and edits the source")
   func contentProjection() async {
     let ada = context("ada")
-    let store = TestStore(
-      initialState: Layer.State(
-        authoring: Authoring.State(admission: .admitted(ada)),
-        workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),
-        content: .init()
-      )
-    ) {
+    let store = TestStore(initialState: layerState(admitted: ada, .ready(preparedSession))) {
       Layer { NotesEditor() }
     }
     await store.send(.content(.disappeared))

@@ -60,6 +60,17 @@ func context(_ name: String) -> AuthoringContext {
   )
 }
 
+/// The layer's state with `admitted` in force and the workspace `availability`.
+func layerState(
+  admitted: AuthoringContext, _ availability: WorkspaceAvailability<Notebook>
+) -> Layer.State {
+  Layer.State(
+    authoring: Authoring.State(admission: .admitted(admitted)),
+    workspace: WorkspaceState(id: workspaceID, availability: availability),
+    content: .init()
+  )
+}
+
 /// A notebook workspace client: the given endpoints, every other one unimplemented.
 func notebookClient(
   prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Notebook> =
