@@ -1,4 +1,5 @@
 import ComposableCore
+import Foundation
 
 /// A clock whose time moves only when a test advances it.
 ///
@@ -12,8 +13,12 @@ import ComposableCore
 /// await store.receive(.tick) { $0.ticks = 1 }
 /// ```
 ///
-/// `advance` wakes sleepers in deadline order, giving each woken task a chance to run (and to
-/// sleep again) before time moves on to the next deadline.
+/// `advance` wakes sleepers in deadline order. For the effects of a ``TestStore`` it waits,
+/// before moving time and after waking each deadline's sleepers, until every one of the store's
+/// effects is suspended again (asleep on this clock, waiting on something else, or finished):
+/// an effect that works before its first sleep is never missed, and a repeating timer fires
+/// exactly once per period passed. Tasks outside a test store are only given a few scheduler
+/// round trips after waking: the clock cannot see what they do.
 public final class TestClock: Clock, Sendable {
   /// A point on the test clock's time line.
   public struct Instant: InstantProtocol, Hashable, Sendable {
@@ -41,8 +46,8 @@ public final class TestClock: Clock, Sendable {
     let id: UInt64
     let deadline: Instant
     let continuation: CheckedContinuation<Void, any Error>
-    /// The store effect that slept, when it was one.
-    let effect: EffectLifetime?
+    /// Whether the sleeping task is a test store's effect.
+    let isEffect: Bool
   }
 
   private struct Timeline {
@@ -50,13 +55,29 @@ public final class TestClock: Clock, Sendable {
     var sleepers: [Sleeper] = []
     var cancelled: Set<UInt64> = []
     var lastID: UInt64 = 0
+    /// The test stores whose effects slept on (or were attached to) this clock.
+    var monitors: [WeakEffectMonitor] = []
+
+    mutating func remember(_ monitor: EffectMonitor) {
+      monitors.removeAll { $0.monitor == nil }
+      if !monitors.contains(where: { $0.monitor === monitor }) {
+        monitors.append(WeakEffectMonitor(monitor: monitor))
+      }
+    }
   }
 
   private let timeline: LockIsolated<Timeline>
+  /// The longest `advance` waits for a test store's effects to suspend, and the default bound
+  /// of ``run(timeout:fileID:filePath:line:column:)``.
+  public let timeout: Duration
 
   /// Creates a clock at `now`.
-  public init(now: Instant = Instant()) {
+  ///
+  /// - Parameter timeout: how long a wait for effects to suspend (or for ``run(timeout:fileID:filePath:line:column:)``)
+  ///   may last before it fails the test.
+  public init(now: Instant = Instant(), timeout: Duration = .seconds(5)) {
     self.timeline = LockIsolated(Timeline(now: now))
+    self.timeout = timeout
   }
 
   public var now: Instant { timeline.withValue { $0.now } }
@@ -67,9 +88,10 @@ public final class TestClock: Clock, Sendable {
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let effect = EffectLifetime.current
+    let monitor = EffectMonitor.current
     let id = timeline.withValue { timeline -> UInt64 in
       timeline.lastID += 1
+      if let monitor { timeline.remember(monitor) }
       return timeline.lastID
     }
     try await withTaskCancellationHandler {
@@ -79,7 +101,8 @@ public final class TestClock: Clock, Sendable {
           if timeline.cancelled.remove(id) != nil { return .cancel }
           if deadline <= timeline.now { return .wake }
           timeline.sleepers.append(
-            Sleeper(id: id, deadline: deadline, continuation: continuation, effect: effect))
+            Sleeper(
+              id: id, deadline: deadline, continuation: continuation, isEffect: monitor != nil))
           return .wait
         }
         switch outcome {
@@ -100,19 +123,39 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Lets `advance` wait for a test store's effects even before one of them slept here.
+  func attach(_ monitor: EffectMonitor) {
+    timeline.withValue { $0.remember(monitor) }
+  }
+
   /// Moves time forward by `duration`, waking every sleeper whose deadline passes, in order.
-  public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: duration))
+  public func advance(
+    by duration: Duration = .zero,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await advance(
+      to: now.advanced(by: duration), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// Moves time forward to `deadline` (never backwards), waking sleepers in order.
   ///
-  /// After waking the sleepers of one deadline it waits until each woken store effect has
-  /// either slept on the clock again (a repeating timer) or finished — so a timer fires once
-  /// per period passed, not once per `advance`. A woken task that then waits on something
-  /// else is given a bounded number of scheduler round trips.
-  public func advance(to deadline: Instant) async {
-    await settle()
+  /// Before moving time, and after waking the sleepers of each deadline, it waits until every
+  /// effect of the test stores using this clock is suspended again — so a woken repeating
+  /// timer sleeps again before time moves on, and fires once per period passed. An effect that
+  /// does not suspend within ``timeout`` fails the test.
+  public func advance(
+    to deadline: Instant,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await waitForEffects(at: location)
     while true {
       let due = timeline.withValue { timeline -> [Sleeper] in
         guard let next = timeline.sleepers.map(\.deadline).min(), next <= deadline else {
@@ -126,38 +169,68 @@ public final class TestClock: Clock, Sendable {
       }
       if due.isEmpty { break }
       for sleeper in due { sleeper.continuation.resume() }
-      let woken = due.compactMap(\.effect)
-      await settle(rounds: woken.isEmpty ? 8 : 10_000) {
-        self.timeline.withValue { timeline in
-          woken.allSatisfy { effect in
-            effect.isFinished || timeline.sleepers.contains { $0.effect === effect }
-          }
-        }
-      }
+      if due.contains(where: { !$0.isEffect }) { await giveForeignTasksATurn() }
+      await waitForEffects(at: location)
     }
   }
 
-  /// Advances until no task sleeps on the clock.
-  public func run() async {
+  /// Advances until no task sleeps on the clock. A sleeper that keeps sleeping again (a
+  /// repeating timer) never lets that happen: after `timeout` (default ``timeout``) the test
+  /// fails, naming what still sleeps.
+  public func run(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let limit = timeout ?? self.timeout
+    let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let started = ContinuousClock.now
     while true {
-      await settle()
+      await waitForEffects(at: location)
       guard let last = timeline.withValue({ $0.sleepers.map(\.deadline).max() }) else { return }
-      await advance(to: last)
+      guard ContinuousClock.now - started < limit else {
+        reportIssue(
+          """
+          TestClock.run() did not end within \(limit): tasks kept sleeping on the clock (a \
+          repeating timer?). Still sleeping: \(sleepersDescription()). Advance by a fixed \
+          duration instead, or cancel the timer.
+          """,
+          fileID: location.fileID, filePath: location.filePath, line: location.line,
+          column: location.column
+        )
+        return
+      }
+      await advance(
+        to: last, fileID: location.fileID, filePath: location.filePath, line: location.line,
+        column: location.column)
     }
   }
 
-}
+  /// Waits until every test store known to this clock has all its effects suspended.
+  private func waitForEffects(at location: IssueLocation) async {
+    let monitors = timeline.withValue { timeline in
+      timeline.monitors.removeAll { $0.monitor == nil }
+      return timeline.monitors.compactMap(\.monitor)
+    }
+    for monitor in monitors {
+      await monitor.waitUntilSuspended(timeout: timeout, at: location)
+    }
+  }
 
-/// Gives tasks that were just resumed a chance to run to their next suspension: a bounded
-/// number of scheduler round trips (ending early once `done` holds), no wall-clock waiting.
-/// `done` is evaluated on the caller's actor.
-func settle(
-  isolation: isolated (any Actor)? = #isolation,
-  rounds: Int = 8,
-  until done: () -> Bool = { false }
-) async {
-  for _ in 0..<rounds {
-    if done() { return }
-    await Task.detached(priority: .low) { await Task.yield() }.value
+  private func sleepersDescription() -> String {
+    let sleepers = timeline.withValue { $0.sleepers }
+    let now = self.now
+    return sleepers.map { "a task due at +\(now.duration(to: $0.deadline))" }
+      .joined(separator: ", ")
+  }
+
+  /// Tasks outside a test store: the clock cannot see what they do after waking, so it gives
+  /// them a few scheduler round trips to reach their next suspension (best effort).
+  private func giveForeignTasksATurn() async {
+    for _ in 0..<8 {
+      await Task.detached(priority: .low) { await Task.yield() }.value
+    }
   }
 }

@@ -21,8 +21,12 @@ import ComposableCore
 /// a message that says how to fix it. Set ``exhaustivity`` to `.off` for integration-style
 /// stories that assert only what matters.
 ///
-/// Waiting is driven by the store's own signals (an item received, an effect finished) and by
-/// ``TestClock``; ``timeout`` only bounds how long a wait may last before it fails.
+/// Waiting is exact, never a guess: the store runs its effects on an executor it watches, so
+/// `send` and `receive` return only once every effect is suspended (asleep on a ``TestClock``,
+/// awaiting something, or finished) — an effect that works before its first sleep is never
+/// missed by a following `clock.advance`. Items and finished effects are signalled, never
+/// polled. ``timeout`` only bounds each wait: a wait that would hang fails the test instead,
+/// naming what still runs.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
   /// How strictly the store asserts.
@@ -54,6 +58,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public var state: State { engine.state }
 
   private let engine: StoreEngine<State, Action>
+  private let monitor: EffectMonitor
   private let context: TestContext
   private let defaultReporters: [any IssueReporter]
   private let ledger = LockIsolated(Ledger())
@@ -89,21 +94,31 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.timeout = timeout
     self.creation = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.expectedState = initialState
-    self.engine = StoreEngine(
-      initialState: initialState, reducer: TestReducer(base: reducer(), context: context))
+    let engine = StoreEngine(
+      initialState: initialState, reducer: TestReducer(base: reducer(), context: context),
+      dependencies: dependencies)
+    let monitor = EffectMonitor()
+    self.engine = engine
+    self.monitor = monitor
+    monitor.owner = self
     engine.recordsEffectOrigins = true
+    engine.startTask = { priority, operation in
+      monitor.startTask(priority: priority, operation: operation)
+    }
     engine.didProcess = { [weak self] item, state in self?.didProcess(item, state: state) }
-    engine.registry.effectsDidChange = { [weak self] in
+    engine.registry.onEffectsChange { [weak self] in
+      monitor.noteActivity()
       self?.syncLedger()
       self?.wake()
     }
+    if let clock = dependencies.clock as? TestClock { clock.attach(monitor) }
     syncLedger()
   }
 
   deinit {
     let ledger = ledger.current
-    let origins = engine.registry.runningOrigins
-    engine.registry.cancelAll()
+    let origins = engine.registry.unfinishedOrigins.running
+    engine.registry.cancelAllSilently()
     guard ledger.exhaustive else { return }
     if !ledger.unhandled.isEmpty {
       report(
@@ -135,7 +150,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///
   /// - Parameter updateStateToExpectedResult: mutate the state before the action into the state
   ///   you expect after it. Omit it when the action changes nothing.
-  /// - Returns: the task of the action's effects.
+  /// - Returns: the task of the action's effects; its ``TestStoreTask/finish(timeout:fileID:filePath:line:column:)``
+  ///   is bounded by the store's ``timeout``.
   @discardableResult
   public func send(
     _ action: Action,
@@ -144,7 +160,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) async -> StoreTask {
+  ) async -> TestStoreTask {
     let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     activateReporters()
     if !received.isEmpty {
@@ -167,9 +183,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let after = sentSnapshot ?? engine.state
     assertChange(from: before, to: after, updateStateToExpectedResult, "after sending \(action)", at: location)
     expectedState = after
-    // Let the new effects begin, so their first sleep reads the clock before the test moves it.
-    await settle(rounds: 10_000) { engine.registry.allEffectsStarted }
-    return task
+    // Every effect the action started has reached a suspension (its first sleep, say) before
+    // the test goes on to move a clock.
+    await monitor.waitUntilSuspended(timeout: timeout, at: location)
+    return TestStoreTask(
+      rawValue: task, timeout: timeout,
+      report: { [weak self] message, location in self?.fail(message, at: location) },
+      describeRunning: { [weak self] in self?.describeRunningEffects() ?? "" }
+    )
   }
 
   // MARK: Receiving
@@ -269,10 +290,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let before = exhaustivity == .on ? expectedState : next.state
     assertChange(from: before, to: next.state, updateStateToExpectedResult, "after receiving \(next.description)", at: location)
     expectedState = next.state
-    // The effect that sent this item usually returns right after; let it, so the end-of-test
-    // check does not count an effect that had nothing left to do.
-    if received.isEmpty, engine.registry.count > 0 {
-      await settle(rounds: 64) { engine.registry.allEffectsReturned }
+    // The effect that sent this item goes on (to its next sleep, or to its end) before the test
+    // does: a clock moved next finds it asleep, and the end-of-test check does not count an
+    // effect that had nothing left to do.
+    if engine.registry.count > 0 {
+      await monitor.waitUntilSuspended(timeout: timeout ?? self.timeout, at: location)
     }
   }
 
@@ -289,8 +311,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ) async {
     activateReporters()
     let limit = timeout ?? self.timeout
+    let deadline = ContinuousClock.now.advanced(by: limit)
     while engine.registry.count > 0 {
-      guard await waitForProgress(limit) else {
+      guard await waitForProgress(until: deadline) else {
         fail(
           """
           Expected effects to finish within \(limit), but \(engine.registry.count) are still \
@@ -323,6 +346,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   // MARK: Bookkeeping
 
   private func didProcess(_ item: StoreEngine<State, Action>.Item, state: State) {
+    monitor.noteActivity()
     switch item {
     case .action(_, ActionOrigin.external):
       sentSnapshot = state
@@ -336,6 +360,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   private func waitForItem(matching expectation: Expectation, timeout: Duration, at location: IssueLocation) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
     while true {
       let available = exhaustivity == .on
         ? !received.isEmpty
@@ -348,7 +373,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         )
         return false
       }
-      guard await waitForProgress(timeout) else {
+      guard await waitForProgress(until: deadline) else {
         fail(
           """
           Expected to receive \(expectation.description), but nothing arrived within \(timeout). \
@@ -361,9 +386,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
   }
 
-  /// Suspends until an item is received or an effect finishes (`true`), or `timeout` passes
+  /// Suspends until an item is received or an effect finishes (`true`), or `deadline` passes
   /// (`false`).
-  private func waitForProgress(_ timeout: Duration) async -> Bool {
+  private func waitForProgress(until deadline: ContinuousClock.Instant) async -> Bool {
     guard waiter == nil else {
       fail(
         "Two waits on this test store ran at once (receive or finish from concurrent tasks); await them one after the other.",
@@ -374,7 +399,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     lastWaiterID += 1
     let id = lastWaiterID
     let timer = Task { [weak self] in
-      try? await Task.sleep(for: timeout)
+      try? await Task.sleep(until: deadline, clock: .continuous)
       self?.resumeWaiter(id, progressed: false)
     }
     defer { timer.cancel() }
@@ -384,16 +409,27 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// What still runs, for a wait that timed out, with the way forward.
-  private func describeRunningEffects() -> String {
-    let origins = engine.registry.runningOrigins
-    guard !origins.isEmpty else {
+  func describeRunningEffects() -> String {
+    let (running, cancelled) = engine.registry.unfinishedOrigins
+    var lines: [String] = []
+    if !running.isEmpty {
+      lines.append("""
+        Effects still running were started by:
+        \(running.map { "  • \($0)" }.joined(separator: "\n"))
+        If they wait on a TestClock, advance it; if they never end, cancel them in the feature.
+        """)
+    }
+    if !cancelled.isEmpty {
+      lines.append("""
+        Effects cancelled but not stopped yet (their work does not respond to cancellation) \
+        were started by:
+        \(cancelled.map { "  • \($0)" }.joined(separator: "\n"))
+        """)
+    }
+    guard !lines.isEmpty else {
       return "No effect's work is still running; only its completion is pending."
     }
-    return """
-      Effects still running were started by:
-      \(origins.map { "  • \($0)" }.joined(separator: "\n"))
-      If they wait on a TestClock, advance it; if they never end, cancel them in the feature.
-      """
+    return lines.joined(separator: "\n")
   }
 
   private func wake() {
@@ -442,7 +478,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     context.reporters = IssueReporters.scoped ?? defaultReporters
   }
 
-  private func fail(_ message: String, at location: IssueLocation) {
+  func fail(_ message: String, at location: IssueLocation) {
     report(message, at: location, to: context.reporters)
   }
 
@@ -525,5 +561,11 @@ struct TestReducer<Base: Reducer>: Reducer {
         base.reduce(into: &state, action: action)
       }
     }
+  }
+}
+
+extension TestStore: EffectMonitorOwner {
+  func monitorFailed(_ message: String, at location: IssueLocation) {
+    fail(message, at: location)
   }
 }

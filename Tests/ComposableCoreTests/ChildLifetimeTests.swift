@@ -1,4 +1,5 @@
 import ComposableCore
+import ComposableTesting
 import Testing
 
 /// A child whose only effect runs until cancelled.
@@ -26,6 +27,10 @@ private struct Parent: Reducer {
     /// Removes the child from an effect, with `state.modify`: no reducer sees the removal.
     case closeDetailFromEffect
     case removeRowFromEffect(Int)
+    /// Replaces the child, within one reduce, by a new one with `id`.
+    case replaceDetail(id: Int)
+    /// Removes the element and adds a new one under the same id, within one reduce.
+    case replaceRow(Int)
   }
   let log: Log<String>
 
@@ -40,6 +45,12 @@ private struct Parent: Reducer {
         return .run(modifying: State.self) { _, state in
           await state.modify { $0.rows.remove(id: id) }
         }
+      case .replaceDetail(let id):
+        state.detail = nil
+        state.detail = Poller.State(id: id)
+      case .replaceRow(let id):
+        state.rows.remove(id: id)
+        state.rows.append(Poller.State(id: id))
       case .detail, .rows: break
       }
       return .none
@@ -69,9 +80,10 @@ struct ChildLifetimeTests {
     let log = Log<String>()
     let store = Store(initialState: Parent.State(detail: .init(id: 1))) { Parent(log: log) }
     let running = store.send(.detail(.start))
+    await log.wait(for: "poller 1 started")
     store.send(.closeDetail)
-    await running.finish()
-    #expect(log.all == ["poller 1 cancelled"])
+    await running.finish(timeout: .seconds(5))
+    #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
   }
 
   @Test("Removing a forEach element cancels its effects and only its effects")
@@ -82,13 +94,65 @@ struct ChildLifetimeTests {
     }
     let first = store.send(.rows(.element(id: 1, action: .start)))
     let second = store.send(.rows(.element(id: 2, action: .start)))
+    await log.wait(for: "poller 1 started")
+    await log.wait(for: "poller 2 started")
     store.send(.removeRow(1))
-    await first.finish()
-    #expect(log.all == ["poller 1 cancelled"])
+    await first.finish(timeout: .seconds(5))
+    #expect(log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled"])
     #expect(!second.isCancelled)
     second.cancel()
-    await second.finish()
-    #expect(log.all == ["poller 1 cancelled", "poller 2 cancelled"])
+    await second.finish(timeout: .seconds(5))
+    #expect(
+      log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled", "poller 2 cancelled"])
+  }
+
+  @Test("An ifLet child replaced by another identity in one reduce has its effects cancelled")
+  func ifLetReplacedChildEffectsAreCancelled() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(detail: .init(id: 1))) { Parent(log: log) }
+    let old = store.send(.detail(.start))
+    await log.wait(for: "poller 1 started")
+    store.send(.replaceDetail(id: 2))
+    await old.finish(timeout: .seconds(5))
+    #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
+    // The new child's own work is its own.
+    let new = store.send(.detail(.start))
+    await log.wait(for: "poller 2 started")
+    #expect(!new.isCancelled)
+    new.cancel()
+    await new.finish(timeout: .seconds(5))
+  }
+
+  @Test("An ifLet child kept under the same identity keeps its effects")
+  func ifLetSameIdentityKeepsEffects() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(detail: .init(id: 1))) { Parent(log: log) }
+    let running = store.send(.detail(.start))
+    await log.wait(for: "poller 1 started")
+    store.send(.replaceDetail(id: 1))
+    #expect(!running.isCancelled)
+    running.cancel()
+    await running.finish(timeout: .seconds(5))
+    #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
+  }
+
+  @Test("A forEach element removed and re-added under its id in one reduce loses its effects")
+  func forEachReaddedElementEffectsAreCancelled() async {
+    let log = Log<String>()
+    let store = Store(initialState: Parent.State(rows: [.init(id: 1), .init(id: 2)])) {
+      Parent(log: log)
+    }
+    let first = store.send(.rows(.element(id: 1, action: .start)))
+    let second = store.send(.rows(.element(id: 2, action: .start)))
+    await log.wait(for: "poller 1 started")
+    await log.wait(for: "poller 2 started")
+    store.send(.replaceRow(1))
+    await first.finish(timeout: .seconds(5))
+    #expect(log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled"])
+    #expect(store.rows.ids == [2, 1])
+    #expect(!second.isCancelled)
+    second.cancel()
+    await second.finish(timeout: .seconds(5))
   }
 
   @Test("A child removed by an effect's state.modify has its effects cancelled too")
@@ -100,14 +164,14 @@ struct ChildLifetimeTests {
     let detail = store.send(.detail(.start))
     let row2 = store.send(.rows(.element(id: 2, action: .start)))
     let row3 = store.send(.rows(.element(id: 3, action: .start)))
-    await store.send(.closeDetailFromEffect).finish()
-    await store.send(.removeRowFromEffect(2)).finish()
+    await store.send(.closeDetailFromEffect).finish(timeout: .seconds(5))
+    await store.send(.removeRowFromEffect(2)).finish(timeout: .seconds(5))
     // Cancelled as the modifications were applied; the remaining row's work is untouched.
     #expect(detail.isCancelled)
     #expect(row2.isCancelled)
     #expect(!row3.isCancelled)
     for task in [detail, row2, row3] { task.cancel() }
-    for task in [detail, row2, row3] { await task.finish() }
+    for task in [detail, row2, row3] { await task.finish(timeout: .seconds(5)) }
   }
 
   @Test("Element and child actions for absent state are reported, not applied")

@@ -64,7 +64,7 @@ struct DependencyTests {
     let store = Store(initialState: Greeter.State()) {
       Greeter().dependency(\.greeting, Greeting(text: "override"))
     }
-    await store.send(.greet).finish()
+    await store.send(.greet).finish(timeout: .seconds(5))
     #expect(store.seen == [
       "reduce: override",
       "effect: override, child: override, task: override",
@@ -76,7 +76,7 @@ struct DependencyTests {
     let store = Store(initialState: Greeter.State()) {
       Greeter().dependency(Greeting(text: "by type"))
     }
-    await store.send(.greet).finish()
+    await store.send(.greet).finish(timeout: .seconds(5))
     #expect(store.seen.first == "reduce: by type")
   }
 
@@ -87,20 +87,36 @@ struct DependencyTests {
     } withDependencies: {
       $0.greeting = Greeting(text: "store")
     }
-    await store.send(.greet).finish()
+    await store.send(.greet).finish(timeout: .seconds(5))
     #expect(store.seen == ["reduce: store", "effect: store, child: store, task: store"])
   }
 
-  @Test("Effects keep the values captured when their action was reduced")
-  func effectsCaptureAtReduceTime() async {
-    let store = Store(initialState: Greeter.State()) { Greeter() }
-    let task = withDependencies { $0.greeting = Greeting(text: "at reduce") } operation: {
+  @Test("A store made inside withDependencies runs every reduce and effect with those values")
+  func storeKeepsTheDependenciesOfItsCreation() async {
+    let store = withDependencies { $0.greeting = Greeting(text: "at creation") } operation: {
+      Store(initialState: Greeter.State()) { Greeter() }
+    }
+    await store.send(.greet).finish(timeout: .seconds(5))
+    // Values in force where an action is sent do not replace the store's own (as in TCA).
+    let task = withDependencies { $0.greeting = Greeting(text: "at send") } operation: {
       store.send(.greet)
     }
-    await task.finish()
+    await task.finish(timeout: .seconds(5))
     #expect(store.seen == [
-      "reduce: at reduce", "effect: at reduce, child: at reduce, task: at reduce",
+      "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
+      "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
     ])
+  }
+
+  @Test("Inside such a store, .dependency modifiers still override for their reducer")
+  func modifiersOverrideTheStoreValues() async {
+    let store = withDependencies { $0.greeting = Greeting(text: "at creation") } operation: {
+      Store(initialState: Greeter.State()) {
+        Greeter().dependency(\.greeting, Greeting(text: "modifier"))
+      }
+    }
+    await store.send(.greet).finish(timeout: .seconds(5))
+    #expect(store.seen == ["reduce: modifier", "effect: modifier, child: modifier, task: modifier"])
   }
 
   @Test("Test stores answer test values; a key without one is reported by name")

@@ -1,4 +1,5 @@
 import ComposableCore
+import ComposableTesting
 import Testing
 
 private enum Work: Hashable, Sendable { case long }
@@ -63,7 +64,7 @@ struct EffectTests {
     let store = Store(initialState: Jobs.State()) { Jobs(gate: gate, log: log) }
     let task = store.send(.startTwo)
     Task { gate.release() }
-    await task.finish()
+    await task.finish(timeout: .seconds(5))
     #expect(Set(log.all) == ["first done", "second done", "chained done"])
   }
 
@@ -71,7 +72,7 @@ struct EffectTests {
   func finishAwaitsTransitiveEffects() async {
     let log = Log<String>()
     let store = Store(initialState: Relay.State()) { Relay(log: log) }
-    await store.send(.start).finish()
+    await store.send(.start).finish(timeout: .seconds(5))
     #expect(log.all == ["relayed", "second effect done"])
   }
 
@@ -81,10 +82,11 @@ struct EffectTests {
     let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let task = store.send(.startLong("one", cancelInFlight: false))
     #expect(store.isEffectInFlight(Work.long))
+    await log.wait(for: "one started")
     store.send(.stopLong)
     #expect(!store.isEffectInFlight(Work.long))
-    await task.finish()
-    #expect(log.all == ["one cancelled"])
+    await task.finish(timeout: .seconds(5))
+    #expect(log.all == ["one started", "one cancelled"])
     #expect(store.results == [])
   }
 
@@ -97,7 +99,19 @@ struct EffectTests {
     #expect(changes.count == 1)
     store.send(.stopLong)
     #expect(changes.count == 2)
-    await task.finish()
+    await task.finish(timeout: .seconds(5))
+  }
+
+  @Test("An effect cancelled before its task started never runs")
+  func cancelledBeforeStartNeverRuns() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    // Started and cancelled in the same main-actor turn: the task has not begun.
+    let task = store.send(.startLong("one", cancelInFlight: false))
+    store.send(.stopLong)
+    await task.finish(timeout: .seconds(5))
+    #expect(log.all == [])
+    #expect(store.results == [])
   }
 
   @Test("cancelInFlight cancels the running effect with the same id before starting anew")
@@ -105,13 +119,16 @@ struct EffectTests {
     let log = Log<String>()
     let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let first = store.send(.startLong("one", cancelInFlight: true))
+    await log.wait(for: "one started")
     let second = store.send(.startLong("two", cancelInFlight: true))
-    await first.finish()
-    #expect(log.all == ["one cancelled"])
+    await first.finish(timeout: .seconds(5))
+    // The first was cancelled before the second started.
+    #expect(log.all.prefix(2) == ["one started", "one cancelled"])
     #expect(store.isEffectInFlight(Work.long))
+    await log.wait(for: "two started")
     second.cancel()
-    await second.finish()
-    #expect(log.all == ["one cancelled", "two cancelled"])
+    await second.finish(timeout: .seconds(5))
+    #expect(log.all == ["one started", "one cancelled", "two started", "two cancelled"])
     #expect(store.results == [])
   }
 
@@ -121,10 +138,12 @@ struct EffectTests {
     let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let first = store.send(.startLong("one", cancelInFlight: false))
     let second = store.send(.startLong("two", cancelInFlight: false))
+    await log.wait(for: "one started")
+    await log.wait(for: "two started")
     store.send(.stopLong)
-    await first.finish()
-    await second.finish()
-    #expect(Set(log.all) == ["one cancelled", "two cancelled"])
+    await first.finish(timeout: .seconds(5))
+    await second.finish(timeout: .seconds(5))
+    #expect(Set(log.all) == ["one started", "two started", "one cancelled", "two cancelled"])
   }
 
   @Test("Cancelling an id with nothing in flight is a no-op, not an issue")
@@ -141,12 +160,13 @@ struct EffectTests {
     let one = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let two = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let running = one.send(.startLong("one", cancelInFlight: false))
+    await log.wait(for: "one started")
     two.send(.stopLong)
     #expect(one.isEffectInFlight(Work.long))
-    #expect(log.all.isEmpty)
+    #expect(log.all == ["one started"])
     running.cancel()
-    await running.finish()
-    #expect(log.all == ["one cancelled"])
+    await running.finish(timeout: .seconds(5))
+    #expect(log.all == ["one started", "one cancelled"])
   }
 
   @Test("StoreTask.cancel() cancels the action's effects")
@@ -154,11 +174,14 @@ struct EffectTests {
     let log = Log<String>()
     let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
     let task = store.send(.startLong("one", cancelInFlight: false))
+    await log.wait(for: "one started")
     #expect(!task.isCancelled)
     task.cancel()
     #expect(task.isCancelled)
-    await task.finish()
-    #expect(log.all == ["one cancelled"])
+    // Out of flight at once, as with `.cancel(id:)`, not only once the task has ended.
+    #expect(!store.isEffectInFlight(Work.long))
+    await task.finish(timeout: .seconds(5))
+    #expect(log.all == ["one started", "one cancelled"])
     #expect(!store.isEffectInFlight(Work.long))
   }
 
@@ -168,19 +191,20 @@ struct EffectTests {
     let log = Log<String>()
     let store = Store(initialState: Stubborn.State()) { Stubborn(gate: gate, log: log) }
     let running = store.send(.start)
-    await store.send(.stop).finish()  // does not wait for the stubborn effect
+    await log.wait(for: "waiting")
+    await store.send(.stop).finish(timeout: .seconds(5))  // does not wait for the stubborn effect
     #expect(!store.isEffectInFlight("work"))
-    #expect(log.all.isEmpty)
+    #expect(log.all == ["waiting"])
     gate.release()
-    await running.finish()
-    #expect(log.all == ["stopped after cancellation"])
+    await running.finish(timeout: .seconds(5))
+    #expect(log.all == ["waiting", "stopped after cancellation"])
   }
 
   @Test("Effect.concatenate runs one effect after the other")
   func concatenate() async {
     let log = Log<String>()
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: log) }
-    await store.send(.go).finish()
+    await store.send(.go).finish(timeout: .seconds(5))
     #expect(log.all == ["first", "second", "third"])
     #expect(store.received == ["first", "second"])
   }
@@ -191,16 +215,18 @@ struct EffectTests {
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: log) }
     let running = store.send(.startTwoCancellable)
     #expect(store.isEffectInFlight("a") && store.isEffectInFlight("b"))
+    await log.wait(for: "a started")
+    await log.wait(for: "b started")
     store.send(.cancelBoth)
     #expect(!store.isEffectInFlight("a") && !store.isEffectInFlight("b"))
-    await running.finish()
-    #expect(Set(log.all) == ["a cancelled", "b cancelled"])
+    await running.finish(timeout: .seconds(5))
+    #expect(Set(log.all) == ["a started", "b started", "a cancelled", "b cancelled"])
   }
 
   @Test("Effect.map transforms the actions an effect sends")
   func map() async {
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: Log()) }
-    await store.send(.mapped).finish()
+    await store.send(.mapped).finish(timeout: .seconds(5))
     #expect(store.received == ["mapped 7"])
   }
 }
@@ -250,6 +276,7 @@ private struct Stubborn: Reducer {
     switch action {
     case .start:
       return .run { [gate, log] _ in
+        log.append("waiting")
         await gate.wait()
         if Task.isCancelled { log.append("stopped after cancellation") }
       }

@@ -63,3 +63,30 @@ struct Facts: Reducer {
     }
   }
 }
+
+/// A wait that ignores cancellation: it ends only when the test opens the gate (the shape of
+/// work that does not cooperate with cancellation).
+final class UncooperativeGate: Sendable {
+  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  var isOpen: Bool { state.withValue { $0.open } }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let open = state.withValue { state -> Bool in
+        if !state.open { state.waiters.append(continuation) }
+        return state.open
+      }
+      if open { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let waiters = state.withValue { state -> [CheckedContinuation<Void, Never>] in
+      state.open = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -81,15 +81,13 @@ extension CasePath<Facts.Action, String> {
 private struct Stubborn: Reducer {
   struct State: Equatable {}
   enum Action: Sendable, Equatable { case start, stop }
-  let released: LockIsolated<Bool>
+  let gate: UncooperativeGate
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .start:
-      return .run { [released] _ in
-        while !released.current { await Task.yield() }
-      }
-      .cancellable(id: "work")
+      return .run { [gate] _ in await gate.wait() }
+        .cancellable(id: "work")
     case .stop:
       return .cancel(id: "work")
     }
@@ -99,14 +97,15 @@ private struct Stubborn: Reducer {
 @MainActor
 @Test("TestStore.finish() waits for a cancelled effect until it has stopped")
 func finishWaitsForCancelledEffects() async {
-  let released = LockIsolated(false)
-  let store = TestStore(initialState: Stubborn.State()) { Stubborn(released: released) }
+  let gate = UncooperativeGate()
+  let store = TestStore(initialState: Stubborn.State()) { Stubborn(gate: gate) }
   await store.send(.start)
   await store.send(.stop)
+  #expect(!store.isEffectInFlight("work"))
   Task {
     try? await Task.sleep(for: .milliseconds(20))
-    released.setValue(true)
+    gate.open()
   }
   await store.finish()
-  #expect(released.current)
+  #expect(gate.isOpen)
 }

@@ -19,8 +19,12 @@ public struct DependencyValues: Sendable {
   /// The values of the current task.
   @TaskLocal public static var current = DependencyValues()
 
-  private var storage: [ObjectIdentifier: any Sendable] = [:]
+  private var storage: [ObjectIdentifier: any Sendable] = [:] {
+    didSet { revision = Revision() }
+  }
   private var defaults = DefaultValueCache.shared
+  /// Replaced on every change, so "the same values" is an O(1) identity check.
+  @usableFromInline var revision = Revision()
 
   /// Which default (`liveValue`, `previewValue`, `testValue`) an unset key answers.
   ///
@@ -28,10 +32,24 @@ public struct DependencyValues: Sendable {
   /// gets its own test values (an incrementing UUID generator starts again at zero); `.live`
   /// values stay one instance per process.
   public var context: DependencyContext = .live {
-    didSet { defaults = context == .live ? DefaultValueCache.shared : DefaultValueCache() }
+    didSet {
+      defaults = context == .live ? DefaultValueCache.shared : DefaultValueCache()
+      revision = Revision()
+    }
   }
 
   public init() {}
+
+  /// Whether `other` is these very values, unchanged (not merely equal ones). O(1).
+  @inlinable
+  package func isSameStorage(as other: Self) -> Bool {
+    revision === other.revision
+  }
+
+  @usableFromInline
+  final class Revision: Sendable {
+    @usableFromInline init() {}
+  }
 
   /// The value for `key`: the one set in these values, else the key's default for ``context``.
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {

@@ -2,15 +2,13 @@ extension Reducer {
   /// Runs `element` on the element an ``IdentifiedAction`` names, before this reducer.
   ///
   /// Each element's effects are namespaced by its id (two elements never share a cancellation
-  /// id) and are cancelled when this reducer removes the element. An action for an id that is
-  /// not present is reported as an issue.
+  /// id) and live as long as the element: however it is removed — this reducer, another one,
+  /// or an effect's `state.modify` — its effects are cancelled, and so are they when it is
+  /// removed and added again under the same id (even within one reduce: that is a new element).
+  /// An action for an id that is not present is reported as an issue.
   ///
-  /// However an element is removed — this reducer, another one, or an effect's `state.modify` —
-  /// its effects are cancelled. Cost: each processed action or modification checks the elements
-  /// that have effects running, O(such elements).
-  ///
-  /// Cost per element action: O(1) to find and reduce the element; detecting removals is O(1)
-  /// when the parent did not add or remove elements, O(n) when it did.
+  /// Cost per element action: O(1) to find and reduce the element. Each processed action or
+  /// modification checks the elements that have effects running, O(such elements).
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -69,11 +67,8 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let elementEffect = reduceElement(into: &state, action: action)
-    let before = state[keyPath: toElements].structureSnapshot
     let parentEffect = parent.reduce(into: &state, action: action)
-    let removed = before.removedIDs(in: state[keyPath: toElements])
-    guard !removed.isEmpty else { return .merge(elementEffect, parentEffect) }
-    return .merge(elementEffect, parentEffect, cancellations(removed))
+    return .merge(elementEffect, parentEffect)
   }
 
   @inlinable
@@ -89,7 +84,7 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
       return .none
     }
     if case .none = effect.operation { return .none }
-    return lift(effect, id: id)
+    return lift(effect, id: id, generation: state[keyPath: toElements].generation(of: id))
   }
 
   @usableFromInline
@@ -104,13 +99,16 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     )
   }
 
-  /// Embeds the element's actions, namespaces its ids, ties its effects to its lifetime, and
-  /// lifts its state modifications.
+  /// Embeds the element's actions, namespaces its ids, ties its effects to the lifetime of this
+  /// insertion of the element, and lifts its state modifications.
+  ///
+  /// - Parameter generation: which insertion of `id` started the effect (`nil`: the element's
+  ///   reducer changed its id, so it is already gone).
   @usableFromInline
-  func lift(_ effect: Effect<Element.Action>, id: ID) -> Effect<Parent.Action> {
+  func lift(_ effect: Effect<Element.Action>, id: ID, generation: UInt64?) -> Effect<Parent.Action> {
     let keyPath = toElements
     let embed = toElementAction.embed
-    let project = Self.projection(id: id, in: keyPath)
+    let project = Self.projection(id: id, generation: generation, in: keyPath)
     let lifted = effect
       .cancellable(id: ElementLifetime())
       .transformed(
@@ -133,21 +131,19 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     ))
   }
 
-  /// The element with `id` in a parent, if present.
+  /// The element with `id` in a parent, if it is still the same insertion.
   private static func projection(
     id: ID,
+    generation: UInt64?,
     in keyPath: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
   ) -> @Sendable (Parent.State) -> Element.State? {
     // Built as a plain closure: a @Sendable one here may not capture the element's
     // Identifiable conformance (SendableMetatypes); it only ever runs on the main actor.
-    assumeSendable { (parent: Parent.State) in parent[keyPath: keyPath][id: id] }
-  }
-
-  @usableFromInline
-  func cancellations(_ removed: [ID]) -> Effect<Parent.Action> {
-    .merge(removed.map {
-      Effect(.cancel(EffectKey(id: ElementLifetime(), path: [component($0)])))
-    })
+    assumeSendable { (parent: Parent.State) in
+      let elements = parent[keyPath: keyPath]
+      guard let generation, elements.generation(of: id) == generation else { return nil }
+      return elements[id: id]
+    }
   }
 
   /// Applies an element change inside the parent.

@@ -1,13 +1,18 @@
 extension Reducer {
   /// Runs `child` on optional child state when it is present, before this reducer.
   ///
-  /// When this reducer sets the child state to `nil`, every effect the child started is
+  /// The child's effects live as long as the child: however its state becomes `nil` — this
+  /// reducer, another one, or an effect's `state.modify` — every effect it started is
   /// cancelled. A child action that arrives while the state is `nil` is reported as an issue.
   ///
-  /// However the child state becomes `nil` — this reducer, another one, or an effect's
-  /// `state.modify` — its effects are cancelled. (A child replaced by a new one in a single
-  /// reduce is not "gone": its effects keep running.) Cost: each processed action or
-  /// modification checks the children that have effects running, O(such children).
+  /// When the child state is `Identifiable`, a child replaced by one with another `id` (even
+  /// within one reduce) is a new child: the old one's effects are cancelled too, so they can
+  /// never write into the new one. A non-`Identifiable` child replaced by another value is
+  /// indistinguishable from the same child changed (as in TCA); make it `Identifiable` when
+  /// that matters.
+  ///
+  /// Cost: each processed action or modification checks the children that have effects
+  /// running, O(such children).
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -24,6 +29,31 @@ extension Reducer {
   ) -> IfLetReducer<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     IfLetReducer(
       parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
+      identity: nil,
+      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Runs `child` on optional `Identifiable` child state when it is present, before this
+  /// reducer; a child replaced by one with another `id` has its effects cancelled.
+  ///
+  /// See ``ifLet(_:action:then:fileID:filePath:line:column:)``.
+  public func ifLet<ChildState: Identifiable, ChildAction, Child: Reducer>(
+    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> IfLetReducer<Self, Child>
+  where ChildState == Child.State, ChildAction == Child.Action, ChildState.ID: Sendable {
+    // A @Sendable closure here may not capture the Identifiable conformance
+    // (SendableMetatypes); it reads only the child's id, on the main actor.
+    let identity = assumeSendable { (child: ChildState) in AnyHashableSendable(child.id) }
+    return IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
+      identity: identity,
       location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
@@ -35,18 +65,23 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let child: Child
   @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  /// The child's identity, when its state is `Identifiable`.
+  @usableFromInline let identity: (@Sendable (Child.State) -> AnyHashableSendable)?
   @usableFromInline let location: IssueLocation
 
   @usableFromInline
   init(
     parent: Parent, child: Child,
     toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
-    toChildAction: CasePath<Parent.Action, Child.Action>, location: IssueLocation
+    toChildAction: CasePath<Parent.Action, Child.Action>,
+    identity: (@Sendable (Child.State) -> AnyHashableSendable)?,
+    location: IssueLocation
   ) {
     self.parent = parent
     self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
+    self.identity = identity
     self.location = location
   }
 
@@ -56,33 +91,25 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let childEffect = reduceChild(into: &state, action: action)
-    let wasPresent = state[keyPath: toChildState] != nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    guard wasPresent, state[keyPath: toChildState] == nil else {
-      return .merge(childEffect, parentEffect)
-    }
-    return .merge(childEffect, parentEffect, childRemoved())
-  }
-
-  /// Cancels every effect of the child that was removed.
-  @usableFromInline
-  func childRemoved() -> Effect<Parent.Action> {
-    Effect(.cancel(EffectKey(id: ChildLifetime(), path: [AnyHashableSendable(toChildState)])))
+    return .merge(childEffect, parentEffect)
   }
 
   @inlinable
   func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
     var effect: Effect<Child.Action> = .none
+    var identified: AnyHashableSendable?
     let present = state[keyPath: toChildState].modifyIfPresent {
       effect = child.reduce(into: &$0, action: childAction)
+      identified = identity?($0)
     }
     guard present else {
       reportAbsentChild(childAction)
       return .none
     }
     if case .none = effect.operation { return .none }
-    return lift(effect)
+    return lift(effect, identity: identified)
   }
 
   @usableFromInline
@@ -97,13 +124,20 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     )
   }
 
-  /// Embeds the child's actions, namespaces its ids, ties its effects to its lifetime (they are
-  /// cancelled as soon as the child state is `nil`, however it became so), and lifts its state
-  /// modifications and presence questions.
+  /// Embeds the child's actions, namespaces its ids, ties its effects to the lifetime of this
+  /// child (they are cancelled as soon as the child state is `nil` or another child's, however
+  /// it became so), and lifts its state modifications and presence questions.
   @usableFromInline
-  func lift(_ effect: Effect<Child.Action>) -> Effect<Parent.Action> {
+  func lift(_ effect: Effect<Child.Action>, identity current: AnyHashableSendable?) -> Effect<Parent.Action> {
     let keyPath = toChildState
     let component = AnyHashableSendable(keyPath)
+    let identity = self.identity
+    // This very child, if it is still there.
+    let project: @Sendable (Parent.State) -> Child.State? = { parent in
+      guard let child = parent[keyPath: keyPath] else { return nil }
+      guard let identity, let current else { return child }
+      return identity(child) == current ? child : nil
+    }
     let lifted = effect
       .cancellable(id: ChildLifetime())
       .transformed(
@@ -117,11 +151,11 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
             parent[keyPath: keyPath].modifyIfPresent(body)
           }
         },
-        presence: StatePredicate.lifting { (parent: Parent.State) in parent[keyPath: keyPath] }
+        presence: StatePredicate.lifting(through: project)
       )
     return Effect(.watched(
       EffectKey(id: ChildLifetime(), path: [component]),
-      presence: .presence { (parent: Parent.State) in parent[keyPath: keyPath] },
+      presence: .presence(of: project),
       lifted
     ))
   }

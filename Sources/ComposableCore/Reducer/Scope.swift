@@ -7,9 +7,12 @@
 /// }
 /// ```
 ///
-/// The child's effects are lifted: their actions are embedded in the case, their cancellation
-/// ids are namespaced under the state key path (so a child's ids never collide with a
-/// sibling's), and their state modifications reach `state[keyPath: toChildState]`.
+/// The child's effects are lifted: their actions are embedded in the case and their state
+/// modifications reach `state[keyPath: toChildState]`. Cancellation ids are shared with the
+/// parent, as in TCA: the parent can cancel a child's effect with `.cancel(id:)` and the
+/// child's own id. A feature composed twice side by side must therefore make its ids distinct
+/// (for example by carrying its own identifier in them); only `ifLet` and `forEach` namespace
+/// ids, by the child's lifetime.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
   @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State> & Sendable
   @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
@@ -40,7 +43,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     let keyPath = toChildState
     return effect.transformed(
       action: toChildAction.embed,
-      component: AnyHashableSendable(keyPath),
+      component: nil,
       modification: { modification in
         StateModification.lift(
           modification,

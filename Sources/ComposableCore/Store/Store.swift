@@ -54,21 +54,30 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// Creates a root store.
   ///
-  /// - Parameter prepareDependencies: dependency changes for everything this store reduces
-  ///   and runs.
+  /// The store keeps the dependencies in force where it is created (as TCA's store does), so a
+  /// store made inside `withDependencies` runs every reduce and effect with those values;
+  /// `.dependency` modifiers inside the reducer still override them for their part.
+  ///
+  /// ```swift
+  /// let store = withDependencies {
+  ///   $0.clock = ContinuousClock()
+  /// } operation: {
+  ///   Store(initialState: Feature.State()) { Feature() }
+  /// }
+  /// ```
+  ///
+  /// - Parameter prepareDependencies: further changes to those dependencies, for everything
+  ///   this store reduces and runs.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) where R.State == State, R.Action == Action {
-    let engine: StoreEngine<State, Action>
-    if let prepareDependencies {
-      engine = StoreEngine(
-        initialState: initialState, reducer: reducer().transformDependencies(prepareDependencies))
-    } else {
-      engine = StoreEngine(initialState: initialState, reducer: reducer())
-    }
+    var dependencies = DependencyValues.current
+    prepareDependencies?(&dependencies)
+    let engine = StoreEngine(
+      initialState: initialState, reducer: reducer(), dependencies: dependencies)
     self.init(
       engine: engine, snapshot: initialState, path: [], forward: { engine.send($0) },
       derive: nil, mayDisappear: false, inFlight: InFlightEffects(registry: engine.registry),
@@ -168,7 +177,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// A store of part of this store's state; its actions are embedded in one case of `Action`.
   /// It notifies observers only when its own state changed.
   ///
-  /// The key path also namespaces effect ids, matching ``Scope``: `isEffectInFlight` on the
+  /// It shares this store's effect-id space, as ``Scope`` does: `isEffectInFlight` on the
   /// scoped store sees the ids of the reducer the parent ran with `Scope(state:action:)`.
   @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
@@ -176,7 +185,7 @@ public final class Store<State, Action: Sendable>: Observable {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
     makeChild(
-      initial: currentState[keyPath: toChildState], component: toChildState,
+      initial: currentState[keyPath: toChildState], component: nil,
       action: toChildAction, isDuplicate: { $0 == $1 }
     ) { $0[keyPath: toChildState] }
   }
@@ -189,13 +198,15 @@ public final class Store<State, Action: Sendable>: Observable {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
     makeChild(
-      initial: currentState[keyPath: toChildState], component: toChildState,
+      initial: currentState[keyPath: toChildState], component: nil,
       action: toChildAction, isDuplicate: nil
     ) { $0[keyPath: toChildState] }
   }
 
   /// A store of optional child state, or `nil` when it is absent now. When the state later
   /// disappears, the store keeps its last state and reports actions sent to it.
+  ///
+  /// Its effect ids are those of the child that `.ifLet` with the same key path runs.
   @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     ifLet toChildState: KeyPath<State, ChildState?> & Sendable,
@@ -203,7 +214,7 @@ public final class Store<State, Action: Sendable>: Observable {
   ) -> Store<ChildState, ChildAction>? {
     guard let initial = currentState[keyPath: toChildState] else { return nil }
     return makeChild(
-      initial: initial, component: toChildState, action: toChildAction,
+      initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
       isDuplicate: { $0 == $1 }, mayDisappear: true
     ) { $0[keyPath: toChildState] }
   }
@@ -211,7 +222,7 @@ public final class Store<State, Action: Sendable>: Observable {
   @inlinable
   func makeChild<ChildState, ChildAction>(
     initial: ChildState,
-    component: some Hashable & Sendable,
+    component: AnyHashableSendable?,
     action toChildAction: CasePath<Action, ChildAction>,
     isDuplicate: ((ChildState, ChildState) -> Bool)?,
     mayDisappear: Bool = false,
@@ -220,7 +231,7 @@ public final class Store<State, Action: Sendable>: Observable {
     let child = Store<ChildState, ChildAction>(
       engine: nil,
       snapshot: initial,
-      path: path + [AnyHashableSendable(component)],
+      path: component.map { path + [$0] } ?? path,
       forward: { [send] in send(toChildAction.embed($0)) },
       derive: { [self] in toChildState(self.currentState) },
       mayDisappear: mayDisappear,
@@ -288,7 +299,7 @@ final class InFlightEffects: Observable {
   @usableFromInline
   init(registry: EffectRegistry) {
     self.registry = registry
-    registry.keysDidChange = { [weak self] in
+    registry.onKeysChange { [weak self] in
       guard let self else { return }
       self.registrar.withMutation(of: self, keyPath: \.keys) {}
     }

@@ -16,7 +16,16 @@ enum EffectSink {
   /// Into a box an earlier send already returned (a re-entrant send, or an action an effect
   /// of that send sent back).
   case box(StoreTask.Box)
+  /// One step of a concatenation: its own tasks go into `step`, which the next step waits
+  /// for; the effects of actions it sends join `replies` (the whole send's box), as in TCA.
+  case step(StoreTask.Box, replies: StoreTask.Box)
 }
+
+/// Starts the task of one effect. The default starts a plain `Task`; a test store starts them
+/// on an executor it watches, so it knows when every effect is suspended.
+package typealias EffectTaskStarter =
+  @Sendable (TaskPriority?, _ operation: @escaping @Sendable @isolated(any) () async -> Void)
+    -> Task<Void, Never>
 
 /// The runtime shared by ``Store`` and `TestStore`: it owns the root state, reduces actions and
 /// effect-applied modifications in order, and starts and tracks effects.
@@ -49,6 +58,13 @@ package final class StoreEngine<State, Action: Sendable> {
   @usableFromInline package var state: State
   @usableFromInline let reducer: (inout State, Action) -> Effect<Action>
   @usableFromInline package nonisolated let registry = EffectRegistry()
+  /// The dependencies in force when the store was created: every reduce runs with them (and
+  /// so every effect captures them), as in TCA.
+  @usableFromInline let dependencies: DependencyValues
+  /// How effect tasks are started (tests replace it before the first send).
+  package var startTask: EffectTaskStarter = { priority, operation in
+    Task(priority: priority, operation: operation)
+  }
 
   // Bookkeeping below is touched only on the main actor, never by overlapping accesses, so
   // it skips the runtime's dynamic exclusivity checks (a large share of a send's cost).
@@ -67,15 +83,19 @@ package final class StoreEngine<State, Action: Sendable> {
   /// Record what started each effect, for "still in flight" diagnostics (tests only).
   package var recordsEffectOrigins = false
 
+  /// - Parameter dependencies: the values every reduce runs with; by default those in force
+  ///   now (a store made inside `withDependencies { … } operation: { … }` keeps them).
   @inlinable
-  package init<R: Reducer>(initialState: State, reducer: R)
-  where R.State == State, R.Action == Action {
+  package init<R: Reducer>(
+    initialState: State, reducer: R, dependencies: DependencyValues = .current
+  ) where R.State == State, R.Action == Action {
     self.state = initialState
     self.reducer = reducer.reduce(into:action:)
+    self.dependencies = dependencies
   }
 
   deinit {
-    registry.cancelAll()
+    registry.cancelAllSilently()
   }
 
   // MARK: Input
@@ -85,7 +105,7 @@ package final class StoreEngine<State, Action: Sendable> {
   @inlinable
   package func send(_ action: Action, origin: ActionOrigin = .external) -> StoreTask {
     if isDraining {
-      let box = StoreTask.Box()
+      let box = StoreTask.Box(registry: registry)
       queue.append(.action(action, origin, .box(box)))
       return StoreTask(box)
     }
@@ -164,7 +184,7 @@ package final class StoreEngine<State, Action: Sendable> {
 
   @inlinable
   func process(_ action: Action, origin: ActionOrigin, sink: EffectSink) {
-    let effect = reducer(&state, action)
+    let effect = reduce(action)
     didProcess?(.action(action, origin), state)
     if case .none = effect.operation {
       if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
@@ -172,6 +192,16 @@ package final class StoreEngine<State, Action: Sendable> {
     }
     start(effect, sink: sink, keys: [], origin: action)
     if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
+  }
+
+  /// Runs the reducer with the store's dependencies installed (skipped when they are already
+  /// the ones in force: one task-local read and an identity check).
+  @inlinable
+  func reduce(_ action: Action) -> Effect<Action> {
+    if DependencyValues.current.isSameStorage(as: dependencies) {
+      return reducer(&state, action)
+    }
+    return DependencyValues.$current.withValue(dependencies) { reducer(&state, action) }
   }
 
   /// Cancels the effects of every watched child that is gone, and forgets children whose
@@ -196,17 +226,17 @@ package final class StoreEngine<State, Action: Sendable> {
     case .none:
       return
     case .send(let action):
-      queue.append(.action(action, .effect, sink))
+      queue.append(.action(action, .effect, replies(of: sink)))
     case .run(let run):
       let box = resolve(sink)
-      box.append(launch(run, keys: keys, origin: origin, box: box))
+      launch(run, keys: keys, origin: origin, box: box, replies: resolveReplies(sink))
     case .merge(let effects):
       registry.batch {
         for effect in effects { start(effect, sink: sink, keys: keys, origin: origin) }
       }
     case .concatenate(let effects):
-      let box = resolve(sink)
-      box.append(launchSequence(effects, keys: keys, origin: origin, box: box))
+      launchSequence(
+        effects, keys: keys, origin: origin, box: resolve(sink), replies: resolveReplies(sink))
     case .cancellable(let key, let cancelInFlight, let effect):
       if cancelInFlight { registry.cancel(key) }
       start(effect, sink: sink, keys: keys + [key], origin: origin)
@@ -218,68 +248,102 @@ package final class StoreEngine<State, Action: Sendable> {
     }
   }
 
+  /// The box an effect's own task goes into.
   private func resolve(_ sink: EffectSink) -> StoreTask.Box {
     switch sink {
-    case .box(let box):
+    case .box(let box), .step(let box, _):
       return box
     case .direct:
       if let directBox { return directBox }
-      let box = StoreTask.Box()
+      let box = StoreTask.Box(registry: registry)
       directBox = box
       return box
     }
   }
 
+  /// The box the effects of actions an effect sends go into.
+  private func resolveReplies(_ sink: EffectSink) -> StoreTask.Box {
+    if case .step(_, let replies) = sink { return replies }
+    return resolve(sink)
+  }
+
+  /// Where the effects of an action sent synchronously (`.send`) go.
+  private func replies(of sink: EffectSink) -> EffectSink {
+    if case .step(_, let replies) = sink { return .box(replies) }
+    return sink
+  }
+
+  /// Starts the task of a `.run` effect. An effect cancelled before its task began never runs.
   private func launch(
-    _ run: RunOperation<Action>, keys: [EffectKey], origin: Action, box: StoreTask.Box
-  ) -> Task<Void, Never> {
+    _ run: RunOperation<Action>, keys: [EffectKey], origin: Action, box: StoreTask.Box,
+    replies: StoreTask.Box
+  ) {
     let token = registry.makeToken()
     let lifetime = EffectLifetime()
     let context = EffectContext<Action>(
-      send: { [weak self] in self?.receive($0, into: box) },
+      send: { [weak self] in self?.receive($0, into: replies) },
       modify: { [weak self] in self?.receive($0) },
       lifetime: lifetime
     )
-    let task = Task(priority: run.priority) { [weak self] in
-      await run(context)
-      self?.registry.finish(token)
-    }
-    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: lifetime)
-    return task
-  }
-
-  private func launchSequence(
-    _ effects: [Effect<Action>], keys: [EffectKey], origin: Action, box: StoreTask.Box
-  ) -> Task<Void, Never> {
-    let token = registry.makeToken()
     let registry = self.registry
-    let task = Task { [weak self] in
-      for effect in effects {
-        guard !Task.isCancelled else { break }
-        // Each step's work (and what it sends back) is collected apart, so the next step waits
-        // for exactly it; the outer send's task waits for this whole sequence. The engine is
-        // held only while starting a step, never across the wait, so releasing the store still
-        // cancels everything.
-        let step = StoreTask.Box()
-        guard let engine = self else { break }
-        engine.startCollecting(effect, keys: keys, origin: origin, into: step)
-        await StoreTask(step).finish()
+    // The task begins on the main actor, after the current reduce and batch: an effect
+    // cancelled before then (in the same turn) never runs its operation.
+    let task = startTask(run.priority) { @MainActor in
+      if Task.isCancelled {
+        lifetime.markFinished()
+      } else {
+        await run(context)
       }
       registry.finish(token)
     }
-    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
-    return task
+    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: lifetime)
+    box.append(task, token: token)
   }
 
-  /// Starts `effect` outside any send, collecting its tasks into `box` (for concatenation).
-  private func startCollecting(
-    _ effect: Effect<Action>, keys: [EffectKey], origin: Action, into box: StoreTask.Box
+  /// Starts a concatenation: each step starts when the previous step's own work has finished
+  /// (not the work of actions it sent, which joins `replies`).
+  private func launchSequence(
+    _ effects: [Effect<Action>], keys: [EffectKey], origin: Action, box: StoreTask.Box,
+    replies: StoreTask.Box
   ) {
-    start(effect, sink: .box(box), keys: keys, origin: origin)
+    let token = registry.makeToken()
+    let registry = self.registry
+    let task = startTask(nil) { [weak self] in
+      for effect in effects {
+        guard !Task.isCancelled else { break }
+        let step = StoreTask.Box(registry: registry)
+        // The engine is held only while starting a step, never across the wait, so releasing
+        // the store still cancels everything.
+        let started = await self?.startStep(
+          effect, keys: keys, origin: origin, into: step, replies: replies)
+        guard started == true else { break }
+        await StoreTask(step).finish()
+      }
+      await Self.effectDidEnd(token, in: registry)
+    }
+    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
+    box.append(task, token: token)
+  }
+
+  /// Starts one concatenation step outside any send, unless the concatenation was cancelled
+  /// meanwhile (then it returns `false`).
+  private func startStep(
+    _ effect: Effect<Action>, keys: [EffectKey], origin: Action, into step: StoreTask.Box,
+    replies: StoreTask.Box
+  ) -> Bool {
+    guard !Task.isCancelled else { return false }
+    start(effect, sink: .step(step, replies: replies), keys: keys, origin: origin)
     if !isDraining && !queue.isEmpty {
       isDraining = true
       finishBatch()
     }
+    return true
+  }
+
+  /// The bookkeeping of an effect that stopped, on the main actor (where change notifications
+  /// are delivered).
+  private static func effectDidEnd(_ token: EffectRegistry.Token, in registry: EffectRegistry) {
+    registry.finish(token)
   }
 
   private func describe(_ origin: Action) -> String? {

@@ -1,5 +1,5 @@
 /// The in-flight work of an action: every effect it (and actions it sent synchronously with
-/// `.send`) started, and — transitively — the effects of actions those effects sent back.
+/// `.send`) started, and — transitively — the effects of actions those effects send back.
 ///
 /// ```swift
 /// await store.send(.authorizationInvalidated).finish()
@@ -9,22 +9,40 @@
 /// Work the action cancelled is not part of it: a cancelled effect can no longer send or
 /// modify state (so its late answer never lands), but waiting for it to stop could hang on work
 /// that ignores cancellation. `TestStore.finish()` does wait for such effects, so tests see
-/// them. A task whose effects never end (a timer) never finishes; cancel it.
+/// them. A task whose effects never end (a timer) never finishes; cancel it. In tests, prefer
+/// the bounded `finish(timeout:)` that ComposableTesting adds.
 public struct StoreTask: Sendable {
   /// The tasks of one send; effects of that send add to it while they run.
   @usableFromInline
   final class Box: Sendable {
-    private let tasks = LockIsolated<[Task<Void, Never>]>([])
+    private struct Started {
+      let task: Task<Void, Never>
+      let token: EffectRegistry.Token
+    }
 
-    @usableFromInline init() {}
+    private let started = LockIsolated<[Started]>([])
+    /// The registry the tasks are registered in, so cancelling them takes them out of flight
+    /// at once, as `.cancel(id:)` does.
+    private let registry: EffectRegistry
 
-    func append(_ task: Task<Void, Never>) {
-      tasks.withValue { $0.append(task) }
+    @usableFromInline
+    init(registry: EffectRegistry) {
+      self.registry = registry
+    }
+
+    func append(_ task: Task<Void, Never>, token: EffectRegistry.Token) {
+      started.withValue { $0.append(Started(task: task, token: token)) }
     }
 
     /// The tasks from position `start` on.
-    func tasks(from start: Int) -> ArraySlice<Task<Void, Never>> {
-      tasks.withValue { $0[min(start, $0.count)...] }
+    func tasks(from start: Int) -> [Task<Void, Never>] {
+      started.withValue { $0[min(start, $0.count)...].map(\.task) }
+    }
+
+    func cancel() {
+      let all = started.current
+      registry.cancel(tokens: all.map(\.token))
+      for entry in all { entry.task.cancel() }
     }
   }
 
@@ -41,9 +59,10 @@ public struct StoreTask: Sendable {
     self.box = box
   }
 
-  /// Cancels every effect of the action.
+  /// Cancels every effect of the action. Their ids are no longer in flight from this moment,
+  /// and nothing they send or modify afterwards is applied.
   public func cancel() {
-    for task in box?.tasks(from: 0) ?? [] { task.cancel() }
+    box?.cancel()
   }
 
   /// Waits until every effect of the action has finished, including effects started meanwhile

@@ -8,6 +8,9 @@
 /// - Iteration and positional access: as `Array`.
 ///
 /// Ids are unique: appending an element whose id is present replaces that element in place.
+/// An element's id must not change while it is stored: writing or modifying an element so that
+/// its id differs from the id it is stored under is reported as an issue, and the index never
+/// goes out of step with the elements.
 ///
 /// ```swift
 /// var events: IdentifiedArray<Event> = [gala, fair]
@@ -18,16 +21,33 @@ public struct IdentifiedArray<Element: Identifiable>: RandomAccessCollection
 where Element.ID: Sendable {
   public typealias ID = Element.ID
 
+  /// Where an element is, and which insertion put it there.
+  @usableFromInline
+  struct Slot: Sendable {
+    @usableFromInline var position: Int
+    /// Unique to one insertion of one id: an element removed and added again under the same
+    /// id gets a new generation (how `forEach` tells a replaced element from the same one).
+    @usableFromInline let generation: UInt64
+
+    @usableFromInline
+    init(position: Int, generation: UInt64) {
+      self.position = position
+      self.generation = generation
+    }
+  }
+
   @usableFromInline var elements: [Element]
-  @usableFromInline var positions: [ID: Int]
+  @usableFromInline var slots: [ID: Slot]
   /// Replaced on every change to the set or order of ids, so "ids unchanged" is an O(1)
-  /// identity check (used to find removed elements cheaply).
+  /// identity check.
   @usableFromInline var structure = StructureToken()
+  @usableFromInline var generations: GenerationSource
 
   /// Creates an empty collection.
   public init() {
     self.elements = []
-    self.positions = [:]
+    self.slots = [:]
+    self.generations = GenerationSource()
   }
 
   /// Creates a collection from `elements`; a later element replaces an earlier one with the
@@ -46,22 +66,38 @@ where Element.ID: Sendable {
 
   /// Whether an element with `id` is present. O(1).
   @inlinable
-  public func contains(id: ID) -> Bool { positions[id] != nil }
+  public func contains(id: ID) -> Bool { slots[id] != nil }
 
   /// The position of the element with `id`. O(1).
-  public func index(id: ID) -> Int? { positions[id] }
+  public func index(id: ID) -> Int? { slots[id]?.position }
+
+  /// Which insertion of `id` is present, if any. O(1).
+  @inlinable
+  package func generation(of id: ID) -> UInt64? { slots[id]?.generation }
 
   /// The element with `id`, or `nil`. Setting `nil` removes it; setting a value for an absent
   /// id appends it; modifying an existing element happens in place.
+  ///
+  /// Setting an element whose own `id` is not `id` is a programmer error: it is reported as an
+  /// issue and nothing changes.
   public subscript(id id: ID) -> Element? {
-    get { positions[id].map { elements[$0] } }
+    get { slots[id].map { elements[$0.position] } }
     set {
       guard let newValue else {
         remove(id: id)
         return
       }
-      if let position = positions[id] {
-        elements[position] = newValue
+      guard newValue.id == id else {
+        reportIssue(
+          """
+          IdentifiedArray: an element with id \(newValue.id) was written under id \(id); the \
+          write was ignored. An element's id must match the id it is stored under.
+          """
+        )
+        return
+      }
+      if let slot = slots[id] {
+        elements[slot.position] = newValue
       } else {
         append(newValue)
       }
@@ -69,20 +105,61 @@ where Element.ID: Sendable {
   }
 
   /// Modifies the element with `id` in place; `nil` when no such element exists.
+  ///
+  /// Changing the element's own `id` in `body` is a programmer error: it is reported as an
+  /// issue, and the index stays consistent — the element is kept under its new id when no
+  /// other element has it, and dropped otherwise.
   @inlinable
   @discardableResult
-  public mutating func modify<R>(id: ID, _ body: (inout Element) throws -> R) rethrows -> R? {
-    guard let position = positions[id] else { return nil }
-    return try body(&elements[position])
+  public mutating func modify<R>(
+    id: ID,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    _ body: (inout Element) throws -> R
+  ) rethrows -> R? {
+    guard let position = slots[id]?.position else { return nil }
+    let result = try body(&elements[position])
+    if elements[position].id != id {
+      repairChangedID(
+        at: position, was: id,
+        location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    return result
+  }
+
+  /// Re-indexes an element whose id a modification changed (a programmer error, reported).
+  @usableFromInline
+  mutating func repairChangedID(at position: Int, was oldID: ID, location: IssueLocation) {
+    let newID = elements[position].id
+    let kept = slots[newID] == nil
+    reportIssue(
+      """
+      IdentifiedArray: modifying the element with id \(oldID) changed its id to \(newID). \
+      \(kept ? "It is kept under \(newID)" : "Another element has id \(newID), so it was dropped"). \
+      An element's id must not change while it is stored.
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column
+    )
+    slots[oldID] = nil
+    if kept {
+      slots[newID] = Slot(position: position, generation: generations.next())
+      structure = StructureToken()
+    } else {
+      elements.remove(at: position)
+      reindex(from: position)
+    }
   }
 
   /// Appends `element`, or replaces the element with the same id in place.
   public mutating func append(_ element: Element) {
-    if let position = positions[element.id] {
-      elements[position] = element
+    if let slot = slots[element.id] {
+      elements[slot.position] = element
       return
     }
-    positions[element.id] = elements.count
+    slots[element.id] = Slot(position: elements.count, generation: generations.next())
     elements.append(element)
     structure = StructureToken()
   }
@@ -92,13 +169,14 @@ where Element.ID: Sendable {
     remove(id: element.id)
     let clamped = Swift.min(Swift.max(index, 0), elements.count)
     elements.insert(element, at: clamped)
+    slots[element.id] = Slot(position: clamped, generation: generations.next())
     reindex(from: clamped)
   }
 
   /// Removes and returns the element with `id`, or `nil` when absent.
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
-    guard let position = positions[id] else { return nil }
+    guard let position = slots[id]?.position else { return nil }
     return remove(at: position)
   }
 
@@ -106,7 +184,7 @@ where Element.ID: Sendable {
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
     let removed = elements.remove(at: position)
-    positions[removed.id] = nil
+    slots[removed.id] = nil
     reindex(from: position)
     return removed
   }
@@ -114,43 +192,37 @@ where Element.ID: Sendable {
   /// Removes all elements.
   public mutating func removeAll() {
     elements.removeAll()
-    positions.removeAll()
+    slots.removeAll()
     structure = StructureToken()
   }
 
-  private mutating func reindex(from start: Int) {
-    for position in start..<elements.count {
-      positions[elements[position].id] = position
-    }
-    structure = StructureToken()
-  }
-
-  /// The ids and their order, cheap to keep: it shares storage with the id index only, so
-  /// keeping it does not make later in-place element changes copy the elements.
-  @inlinable
-  package var structureSnapshot: StructureSnapshot {
-    StructureSnapshot(token: structure, positions: positions)
-  }
-
-  /// See ``structureSnapshot``.
   @usableFromInline
-  package struct StructureSnapshot {
-    @usableFromInline let token: StructureToken
-    @usableFromInline let positions: [ID: Int]
-
-    @usableFromInline
-    init(token: StructureToken, positions: [ID: Int]) {
-      self.token = token
-      self.positions = positions
+  mutating func reindex(from start: Int) {
+    for position in start..<elements.count {
+      slots[elements[position].id]?.position = position
     }
+    structure = StructureToken()
+  }
+}
 
-    /// The ids present in the snapshot but not in `array`. O(1) when `array` has the same
-    /// structure, O(n) otherwise.
-    @inlinable
-    package func removedIDs(in array: IdentifiedArray) -> [ID] {
-      guard token !== array.structure else { return [] }
-      return positions.keys.filter { !array.contains(id: $0) }
+/// Numbers the insertions of one array's lineage. Its range is taken from a process-wide
+/// counter when the array is created, so two arrays made apart never reuse a generation.
+@usableFromInline
+struct GenerationSource: Sendable {
+  private static let ranges = LockIsolated<UInt64>(0)
+  private var nextValue: UInt64
+
+  init() {
+    nextValue = Self.ranges.withValue { last in
+      last &+= 1 << 32
+      return last
     }
+  }
+
+  @usableFromInline
+  mutating func next() -> UInt64 {
+    nextValue &+= 1
+    return nextValue
   }
 }
 

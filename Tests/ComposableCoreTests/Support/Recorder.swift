@@ -1,10 +1,62 @@
 import ComposableCore
+import Testing
 
-/// A thread-safe log that tests append to from effects and observers.
-final class Log<Entry: Sendable>: Sendable {
-  private let entries = LockIsolated<[Entry]>([])
-  func append(_ entry: Entry) { entries.withValue { $0.append(entry) } }
-  var all: [Entry] { entries.current }
+/// A thread-safe log that tests append to from effects and observers, and can wait on.
+final class Log<Entry: Sendable & Equatable>: Sendable {
+  private struct Contents {
+    var entries: [Entry] = []
+    var waiters: [(entry: Entry, continuation: CheckedContinuation<Void, Never>)] = []
+  }
+  private let contents = LockIsolated(Contents())
+
+  func append(_ entry: Entry) {
+    let woken = contents.withValue { contents -> [CheckedContinuation<Void, Never>] in
+      contents.entries.append(entry)
+      let matching = contents.waiters.filter { $0.entry == entry }.map(\.continuation)
+      contents.waiters.removeAll { $0.entry == entry }
+      return matching
+    }
+    for continuation in woken { continuation.resume() }
+  }
+
+  var all: [Entry] { contents.withValue { $0.entries } }
+
+  /// Waits until `entry` was appended; the test fails (and the wait ends) after `timeout`.
+  func wait(
+    for entry: Entry, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let arrived = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        await withCheckedContinuation { continuation in
+          let present = self.contents.withValue { contents -> Bool in
+            if contents.entries.contains(entry) { return true }
+            contents.waiters.append((entry, continuation))
+            return false
+          }
+          if present { continuation.resume() }
+        }
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return false
+      }
+      let first = await group.next() ?? false
+      if !first { self.release(entry) }
+      group.cancelAll()
+      return first
+    }
+    #expect(arrived, "\(entry) was not logged within \(timeout)", sourceLocation: sourceLocation)
+  }
+
+  /// Ends waits for `entry` (after a timeout), so no waiter is left behind.
+  private func release(_ entry: Entry) {
+    let waiting = contents.withValue { contents -> [CheckedContinuation<Void, Never>] in
+      defer { contents.waiters.removeAll { $0.entry == entry } }
+      return contents.waiters.filter { $0.entry == entry }.map(\.continuation)
+    }
+    for continuation in waiting { continuation.resume() }
+  }
 }
 
 /// Suspends until `release()` is called (or the waiting task is cancelled), so a test controls
@@ -32,8 +84,9 @@ final class Gate: Sendable {
   }
 }
 
-/// Sleeps until cancelled; records that cancellation reached it.
+/// Logs "`name` started", then sleeps until cancelled and logs "`name` cancelled".
 func sleepUntilCancelled(recording log: Log<String>, as name: String) async {
+  log.append("\(name) started")
   await withTaskCancellationHandler {
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(3600))

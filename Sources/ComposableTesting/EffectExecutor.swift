@@ -1,0 +1,120 @@
+import ComposableCore
+import Dispatch
+import Foundation
+
+/// Where a test store's effects run, so the store can tell — as a fact, not a guess — when
+/// every effect is suspended.
+///
+/// Each effect task is started with this executor as its task-executor preference (SE-0417):
+/// its nonisolated code, default actors it calls and the child tasks it creates all run here.
+/// The executor counts the jobs it holds, so "no job is queued or running" is known exactly.
+/// What it cannot see is an effect's hop to the main actor (`send`, `state.modify`, main-actor
+/// clients); those are covered by a round trip through the main actor's serial queue: every
+/// main-actor job enqueued before the round trip has run when it returns, and whatever that job
+/// did next (hop back here, process an action) moves a marker the check compares. So
+/// ``waitUntilSuspended(timeout:)`` returns once every effect is suspended — on a clock, on
+/// another task, or on something outside the test (a real network call) — or has finished.
+///
+/// Not covered: an effect that keeps re-suspending on the main actor itself (a main-actor
+/// function awaiting a main-actor `Task.yield()` in a loop), actors with custom executors, and
+/// unstructured tasks an effect spawns (`Task { }` does not inherit the preference). Those run
+/// "outside" the store, like a network call.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class EffectExecutor: TaskExecutor, Sendable {
+  private struct Counters {
+    /// Jobs enqueued and not finished.
+    var pending = 0
+    /// Moves on every job enqueued and on every piece of main-actor work the store reports.
+    var marker: UInt64 = 0
+    var idleWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    /// Waits whose deadline passed before they began waiting.
+    var expiredWaiters: Set<UInt64> = []
+    var lastWaiter: UInt64 = 0
+  }
+
+  /// Concurrent, like the global executor effects would otherwise use: an effect that blocks
+  /// its thread does not stall the others.
+  private let queue = DispatchQueue(
+    label: "ComposableTesting.EffectExecutor", attributes: .concurrent)
+  private let counters = LockIsolated(Counters())
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    counters.withValue {
+      $0.pending += 1
+      $0.marker &+= 1
+    }
+    queue.async { [self] in
+      job.runSynchronously(on: asUnownedTaskExecutor())
+      let waiters = counters.withValue { counters -> [CheckedContinuation<Bool, Never>] in
+        counters.pending -= 1
+        guard counters.pending == 0 else { return [] }
+        defer { counters.idleWaiters = [:] }
+        return Array(counters.idleWaiters.values)
+      }
+      for waiter in waiters { waiter.resume(returning: true) }
+    }
+  }
+
+  /// Starts an effect's task here.
+  func startTask(
+    priority: TaskPriority?, operation: @escaping @Sendable @isolated(any) () async -> Void
+  ) -> Task<Void, Never> {
+    Task(executorPreference: self, priority: priority, operation: operation)
+  }
+
+  /// Records main-actor work of the store (an item processed, an effect ended), so a check in
+  /// progress sees that something happened.
+  func noteActivity() {
+    counters.withValue { $0.marker &+= 1 }
+  }
+
+  /// Waits until every effect is suspended or finished. Returns `false` when `timeout` passed
+  /// first (an effect kept running: a busy loop, or blocking work).
+  @MainActor
+  func waitUntilSuspended(timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while true {
+      guard await waitUntilIdle(until: deadline) else { return false }
+      let marker = counters.withValue { $0.marker }
+      // One trip through the main actor's serial queue: main-actor work that effects queued
+      // before now runs first (see the type's documentation).
+      await Task.yield()
+      let settled = counters.withValue { $0.pending == 0 && $0.marker == marker }
+      if settled { return true }
+      if ContinuousClock.now >= deadline { return false }
+    }
+  }
+
+  /// Waits until no job is queued or running (`true`), or `deadline` passes (`false`).
+  private func waitUntilIdle(until deadline: ContinuousClock.Instant) async -> Bool {
+    let id = counters.withValue { counters -> UInt64? in
+      guard counters.pending > 0 else { return nil }
+      counters.lastWaiter &+= 1
+      return counters.lastWaiter
+    }
+    guard let id else { return true }
+    let timer = Task { [counters] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      guard !Task.isCancelled else { return }
+      let waiter = counters.withValue { counters in
+        guard let waiter = counters.idleWaiters.removeValue(forKey: id) else {
+          counters.expiredWaiters.insert(id)
+          return nil as CheckedContinuation<Bool, Never>?
+        }
+        return waiter
+      }
+      waiter?.resume(returning: false)
+    }
+    defer { timer.cancel() }
+    return await withCheckedContinuation { continuation in
+      let answer = counters.withValue { counters -> Bool? in
+        if counters.expiredWaiters.remove(id) != nil { return false }
+        guard counters.pending > 0 else { return true }
+        counters.idleWaiters[id] = continuation
+        return nil
+      }
+      if let answer { continuation.resume(returning: answer) }
+    }
+  }
+}

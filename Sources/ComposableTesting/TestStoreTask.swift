@@ -1,0 +1,50 @@
+import ComposableCore
+
+/// The effects of an action sent to a ``TestStore``: a `StoreTask` whose waits are bounded.
+///
+/// ```swift
+/// await store.send(.startTimer)
+/// …
+/// await store.send(.refresh).finish()   // fails the test, naming what still runs, after the timeout
+/// ```
+public struct TestStoreTask: Sendable {
+  /// The store task underneath.
+  public let rawValue: StoreTask
+  let timeout: Duration
+  let report: @MainActor @Sendable (String, IssueLocation) -> Void
+  let describeRunning: @MainActor @Sendable () -> String
+
+  /// Cancels every effect of the action.
+  public func cancel() {
+    rawValue.cancel()
+  }
+
+  /// `true` when every effect of the action was cancelled, or it started none.
+  public var isCancelled: Bool { rawValue.isCancelled }
+
+  /// Waits until every effect of the action has finished (including effects of actions they
+  /// sent back). When they are still running after `timeout` (default: the store's), the test
+  /// fails with a message naming what runs, and the action's effects are cancelled.
+  @MainActor
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let limit = timeout ?? self.timeout
+    let task = rawValue
+    guard await waitBounded(timeout: limit, { await task.finish() }) else {
+      report(
+        """
+        Expected the action's effects to finish within \(limit), but they are still running; \
+        they were cancelled. \(describeRunning())
+        """,
+        IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+      task.cancel()
+      return
+    }
+  }
+}

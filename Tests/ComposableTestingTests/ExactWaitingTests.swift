@@ -1,0 +1,130 @@
+import ComposableCore
+import ComposableTesting
+import Foundation
+import Testing
+
+/// Effects that do work before their first clock sleep: the shapes a test store must never miss.
+struct SlowStarter: Reducer {
+  struct State: Equatable { var done = 0 }
+  enum Action: Sendable, Equatable { case start(Shape), started, finished }
+
+  /// What the effect does between being started and sleeping on the clock.
+  enum Shape: Sendable, Equatable, CaseIterable {
+    /// CPU work only.
+    case work
+    /// Work, then an await on a default actor.
+    case workThenActor
+    /// Work, then a hop to the main actor.
+    case workThenMainActor
+    /// Work, then child tasks (a task group and `async let`).
+    case workThenChildTasks
+    /// Sends an action, then works, then sleeps (the test receives before advancing).
+    case sendThenWork
+  }
+
+  let workDuration: Duration
+  @Dependency(\.clock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start(let shape):
+      let work = workDuration
+      return .run { send in
+        if shape == .sendThenWork { await send(.started) }
+        busyWork(for: work)
+        switch shape {
+        case .work, .sendThenWork: break
+        case .workThenActor: _ = await Tally.shared.bump()
+        case .workThenMainActor: await MainActor.run { _ = 1 }
+        case .workThenChildTasks:
+          async let one = Tally.shared.bump()
+          let two = await withTaskGroup(of: Int.self) { group in
+            group.addTask { busyWork(for: work); return 1 }
+            return await group.reduce(0, +)
+          }
+          _ = await (one, two)
+        }
+        try await clock.sleep(for: .seconds(1))
+        await send(.finished)
+      }
+    case .started:
+      return .none
+    case .finished:
+      state.done += 1
+      return .none
+    }
+  }
+}
+
+private actor Tally {
+  static let shared = Tally()
+  private var count = 0
+  func bump() -> Int {
+    count += 1
+    return count
+  }
+}
+
+/// Spins the CPU for `duration` (no suspension), as real computation does.
+private func busyWork(for duration: Duration) {
+  let end = ContinuousClock.now.advanced(by: duration)
+  var spins = 0
+  while ContinuousClock.now < end { spins &+= 1 }
+}
+
+/// Keeps one core busy while the body runs, as a loaded CI machine does.
+@MainActor
+private func withCPUHog(_ body: () async -> Void) async {
+  let stop = LockIsolated(false)
+  let hog = Thread {
+    var spins = 0
+    while !stop.current { spins &+= 1 }
+  }
+  hog.start()
+  await body()
+  stop.setValue(true)
+}
+
+@MainActor
+@Suite("A test store's waits are exact")
+struct ExactWaitingTests {
+  @Test("send returns only after an effect that works 100 ms reached its first sleep")
+  func workBeforeFirstSleep() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: SlowStarter.State()) {
+      SlowStarter(workDuration: .milliseconds(100))
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await store.send(.start(.work))
+    #expect(clock.sleeperCount == 1)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.finished) { $0.done = 1 }
+  }
+
+  @Test(
+    "Stress: every shape, 200 times each, with a CPU hog running: no sleeper is ever missed",
+    arguments: SlowStarter.Shape.allCases)
+  func stress(shape: SlowStarter.Shape) async {
+    var misses = 0
+    await withCPUHog {
+      for _ in 0..<200 {
+        let recorder = IssueRecorder()
+        let clock = TestClock()
+        await withIssueReporters([recorder]) {
+          let store = TestStore(initialState: SlowStarter.State()) {
+            SlowStarter(workDuration: .microseconds(300))
+          } withDependencies: {
+            $0.clock = clock
+          }
+          await store.send(.start(shape))
+          if shape == .sendThenWork { await store.receive(.started) }
+          await clock.advance(by: .seconds(1))
+          await store.receive(.finished, timeout: .seconds(2)) { $0.done = 1 }
+        }
+        if !recorder.messages.isEmpty { misses += 1 }
+      }
+    }
+    #expect(misses == 0, "\(misses) of 200 runs missed the sleeper (\(shape))")
+  }
+}
