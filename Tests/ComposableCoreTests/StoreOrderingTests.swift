@@ -5,14 +5,15 @@ import Testing
 /// A reducer that logs every action it reduces, and chains `.send` effects.
 private struct Chain: Reducer {
   struct State: Equatable { var log: [String] = [] }
-  enum Action: Sendable, Equatable { case a, b, c, observed }
+  enum Action: Sendable, Equatable { case a, b, c, observed, burst, one, two, three }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.log.append("\(action)")
     switch action {
     case .a: return .send(.b)
     case .b: return .send(.c)
-    case .c, .observed: return .none
+    case .burst: return .merge(.send(.one), .send(.two), .concatenate(.send(.three)))
+    case .c, .observed, .one, .two, .three: return .none
     }
   }
 }
@@ -37,6 +38,24 @@ struct StoreOrderingTests {
     }
     store.send(.a)
     #expect(store.log == ["a", "b", "c", "observed"])
+  }
+
+  @Test("Several actions queued at once are reduced first in, first out")
+  func queuedActionsKeepTheirOrder() {
+    let store = Store(initialState: Chain.State()) { Chain() }
+    var sentFromObserver = false
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      MainActor.assumeIsolated {
+        guard !sentFromObserver else { return }
+        sentFromObserver = true
+        store.send(.a)
+        store.send(.c)
+      }
+    }
+    store.send(.burst)
+    #expect(store.log == ["burst", "one", "two", "three", "a", "c", "b", "c"])
   }
 
   @Test("Observers are notified once per drained batch, not once per action")
