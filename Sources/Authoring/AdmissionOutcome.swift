@@ -6,12 +6,11 @@ enum AdmissionOutcome: Sendable {
   case admitted(AuthoringContext)
   /// The policy refused the session.
   case denied(AdmissionDenied)
-  /// The grant under consideration cannot be used; there is no capability.
-  case revoked
 
-  /// Applies the outcome and posts its lifecycle event in one main-actor turn: nothing (in
-  /// particular the cancellation `authorizationInvalidated` performs) can run between the state
-  /// change and the event, so the parent sees either both or neither.
+  /// Applies the outcome, publishes it to clients and posts its lifecycle event in one
+  /// main-actor turn: nothing (in particular the cancellation `authorizationInvalidated`
+  /// performs) can run between the state change and the event, so the parent sees either both
+  /// or neither.
   ///
   /// - Parameter hadContext: whether a context was in force when the operation started. It is
   ///   still so now: every other change of admission cancels the operation first, and a
@@ -19,6 +18,7 @@ enum AdmissionOutcome: Sendable {
   func apply(
     hadContext: Bool,
     to state: StateModifier<Authoring.State>,
+    publishingTo capability: AuthoringCapabilityProvider,
     send: Send<Authoring.Action>
   ) async {
     await MainActor.run {
@@ -26,14 +26,12 @@ enum AdmissionOutcome: Sendable {
       switch self {
       case .admitted(let context):
         state.modify { $0.admission = .admitted(context) }
+        capability.publish(context)
         send(.delegate(.grantValidated(context)))
       case .denied(let denial):
         state.modify { $0.admission = .denied(denial) }
+        capability.publish(nil)
         if hadContext { send(.delegate(.grantInvalidated)) }
-      case .revoked:
-        guard hadContext else { return }
-        state.modify { $0.admission = .notAdmitted }
-        send(.delegate(.grantInvalidated))
       }
     }
   }

@@ -4,6 +4,7 @@ extension Authoring {
   /// `refreshAdmission` / `requestAuthoring`: ask the policy about the current session.
   func requestAdmission(hadContext: Bool) -> Effect<Action> {
     let client = self.client
+    let capability = self.capability
     return .run(modifying: State.self) { send, state in
       let outcome: AdmissionOutcome
       do {
@@ -26,8 +27,8 @@ extension Authoring {
         // Admission fails closed: an undecided request is a refusal that says why.
         outcome = .denied(AdmissionDenied(reason: String(describing: error)))
       }
-      await outcome.apply(hadContext: hadContext, to: state, send: send)
+      await outcome.apply(hadContext: hadContext, to: state, publishingTo: capability, send: send)
     }
-    .cancellable(id: AuthoringOperation.admission, cancelInFlight: true)
+    .cancellable(id: operation(.admission), cancelInFlight: true)
   }
 }

@@ -16,9 +16,10 @@ import ComposableCore
 /// Contract every implementation must keep:
 /// - ``validate`` answers for the grant it was given, and throws ``AuthoringGrantRejected``
 ///   when that grant is definitely not valid for the current session (revoked, expired, or
-///   issued to another identity): only that discards a persisted grant. Other errors (offline)
-///   leave it stored and the person not admitted. A stale persisted grant is harmless because
-///   it never validates.
+///   issued to another identity). It asks the same question admission asks: when the policy
+///   now refuses the session, it throws ``AdmissionDenied``. Only these two discard a
+///   persisted grant. Other errors (offline) leave it stored and the person not admitted. A
+///   stale persisted grant is harmless because it never validates.
 /// - ``requestAdmission`` throws ``AdmissionDenied`` when the policy refuses. Any other error is
 ///   treated as a refusal too (admission fails closed).
 /// - ``discardPersistedGrant`` removes the persisted grant only when it is still the given one,
@@ -37,10 +38,11 @@ public struct AuthoringClient: DependencyKey, Sendable {
   /// `restoreAuthorization` awaits this before it reads or validates anything.
   public var clearIncomingSharedGrants: @Sendable () async -> Void
 
-  /// Validates `grant` for the current application session and answers its capability.
-  /// Throws ``AuthoringGrantRejected`` when the grant definitely cannot be used (invalid,
-  /// revoked, another identity's); the returned context's ``AuthoringContext/grant`` must be
-  /// `grant`.
+  /// Validates `grant` for the current application session and answers its capability, as the
+  /// admission policy decides it now. Throws ``AuthoringGrantRejected`` when the grant
+  /// definitely cannot be used (invalid, revoked, another identity's) and ``AdmissionDenied``
+  /// when the policy refuses the session; the returned context's ``AuthoringContext/grant``
+  /// must be `grant`.
   public var validate: @Sendable (_ grant: AuthoringGrant) async throws -> AuthoringContext
 
   /// Asks the admission policy to admit the current application session to authoring, and

@@ -5,15 +5,25 @@ import ComposableWorkspace
 /// The composition of authoring admission with the workspace lifecycle: one real feature layer
 /// with its own state and action, owning no second state machine.
 ///
-/// It handles exactly two transitions, which Authoring posts after it changed the validated
-/// grant:
+/// It handles exactly the transitions between its two owners:
 /// - **grant validated** → request workspace preparation — unless a session is already ready
 ///   (it is kept, not re-prepared) or being prepared;
 /// - **grant invalidated** → interrupt authorized workspace work (in-flight operations are
-///   cancelled; a ready session is kept).
+///   cancelled; a ready session is kept);
+/// - **authorization invalidated by the server** (the workspace's client answered
+///   `WorkspaceAuthorizationError.invalidated`) → Authoring's `grantRevoked`, which drops the
+///   capability and so interrupts the workspace.
 ///
-/// Nothing is inferred from content appearing or disappearing. Every other action —
-/// including Workspace's delegate outcomes — passes through for the parent to handle.
+/// It also routes its content's requests to the workspace, and the workspace's outcomes back
+/// to the content, as the content's ``WorkspaceContent/workspaceRouting`` says.
+///
+/// Nothing is inferred from content appearing or disappearing. Every action — including
+/// Workspace's delegate outcomes — also passes through for the parent to handle.
+///
+/// Its Authoring is named after the workspace (`Authoring(id:)` with the workspace id's text),
+/// so layers for different workspaces composed side by side keep their operations apart:
+/// `store.isEffectInFlight(AuthoringOperation.admission(of: "events"))`,
+/// `store.isEffectInFlight(WorkspaceOperation.refresh(of: "events"))`.
 ///
 /// ```swift
 /// Scope(state: \.editing, action: .editing) {
@@ -78,7 +88,13 @@ public struct AuthoringWorkspace<Content: WorkspaceContent>: Reducer {
   }
 
   public var body: some Reducer<State, Action> {
-    Scope(state: \.authoring, action: Self.authoringCase) { Authoring() }
+    Reduce { state, action in
+      // Built per action: its name comes from the workspace the state belongs to.
+      Scope(state: \.authoring, action: Self.authoringCase) {
+        Authoring(id: AuthoringID(rawValue: state.workspace.id.rawValue))
+      }
+      .reduce(into: &state, action: action)
+    }
     Scope(state: \.workspace, action: Self.workspaceCase) { workspaceReducer }
     Scope(state: \.contentView, action: Self.contentCase) { content }
     Reduce { state, action in
@@ -90,10 +106,26 @@ public struct AuthoringWorkspace<Content: WorkspaceContent>: Reducer {
         }
       case .authoring(.delegate(.grantInvalidated)):
         return .send(.workspace(.interruptAuthorizedWork))
-      case .authoring, .workspace, .content:
+      case .workspace(.delegate(let event)):
+        return deliver(event)
+      case .content(let action):
+        guard let request = Content.workspaceRouting.requests?.extract(from: action) else {
+          return .none
+        }
+        return .send(.workspace(request.action()))
+      case .authoring, .workspace:
         return .none
       }
     }
+  }
+
+  /// A workspace event: the server's revocation goes to Authoring first, then the event to the
+  /// content.
+  private func deliver(_ event: Content.WorkspaceEvent) -> Effect<Action> {
+    var revocation = Effect<Action>.none
+    if case .authorizationInvalidated = event { revocation = .send(.authoring(.grantRevoked)) }
+    guard let outcomes = Content.workspaceRouting.outcomes else { return revocation }
+    return .merge(revocation, .send(.content(outcomes.embed(event))))
   }
 }
 

@@ -10,6 +10,23 @@ import ComposableWorkspace
 ///   Setting it while the workspace is not ready does nothing (there is no session to write
 ///   to), and the baseline can never be changed from here.
 /// - ``local`` is the content's own state.
+///
+/// A content feature can be tested alone, with its own `TestStore`:
+///
+/// ```swift
+/// let store = TestStore(
+///   initialState: AuthoringWorkspaceContent(
+///     context: adaContext,
+///     workspace: WorkspaceState(id: "events", availability: .ready(session)),
+///     local: EventViewer.Local()
+///   )
+/// ) {
+///   EventViewer()
+/// }
+/// await store.send(.rename(id: "e1", title: "New Year Concert")) {
+///   $0.source?.events[id: "e1"]?.title = "New Year Concert"
+/// }
+/// ```
 public struct AuthoringWorkspaceContent<Source: Sendable, Local> {
   /// The currently validated authoring capability, or `nil`.
   public let context: AuthoringContext?
@@ -20,7 +37,10 @@ public struct AuthoringWorkspaceContent<Source: Sendable, Local> {
   /// Edits of the ready session's source, applied back by the layer.
   private var editedSource: Source?
 
-  init(context: AuthoringContext?, workspace: WorkspaceState<Source>, local: Local) {
+  /// The content's view of `context` and `workspace`, with its own `local` state. The
+  /// ``AuthoringWorkspace`` layer builds it for every content action; tests of a content
+  /// feature build it themselves.
+  public init(context: AuthoringContext?, workspace: WorkspaceState<Source>, local: Local) {
     self.context = context
     self.workspace = workspace
     self.local = local

@@ -7,18 +7,22 @@ import Foundation
 /// `refs/proposals/<idempotency key>`.
 ///
 /// ```swift
+/// let capability = AuthoringCapabilityProvider()
 /// let git = GitWorkspaceClient(
 ///   remote: "https://git.example.com/catalogue.git",
 ///   root: applicationSupport.appendingPathComponent("workspaces"),
-///   capability: { await authoring.currentContext() }
+///   capability: capability
 /// )
-/// EventApplication().dependency(git.client)
+/// EventApplication()
+///   .dependency(capability)   // Authoring publishes the validated capability into it
+///   .dependency(git.client)
 /// ```
 ///
-/// Every operation first reads `capability()` and throws
-/// `WorkspaceAuthorizationError.invalidated` when it answers `nil`; the capability's identity
-/// (through ``GitWorkspaceConfiguration/signature``) is the author and committer of every
-/// commit. Operations on one workspace are serialized in the process.
+/// Every operation first reads the capability in force (from the `AuthoringCapabilityProvider`,
+/// or the closure it was given) and throws `WorkspaceAuthorizationError.invalidated` when there
+/// is none; the capability's identity (through ``GitWorkspaceConfiguration/signature``) is the
+/// author and committer of every commit. Operations on one workspace are serialized in the
+/// process. ``removeWorkingCopy(_:)`` deletes a workspace's local data.
 ///
 /// - **prepareSource** creates `<root>/<id>/` (see ``GitWorkingCopy``): fetches the default
 ///   branch, records its head as the installed baseline and checks it out into the worktree.
@@ -49,7 +53,31 @@ public struct GitWorkspaceClient: Sendable {
   public let configuration: GitWorkspaceConfiguration
   let capability: @Sendable () async -> AuthoringContext?
 
-  /// Creates a client from a full configuration.
+  /// Creates a client that reads the capability Authoring validated from `capability` at every
+  /// operation.
+  public init(configuration: GitWorkspaceConfiguration, capability: AuthoringCapabilityProvider) {
+    self.init(configuration: configuration, capability: { capability.current })
+  }
+
+  /// Creates a client for `remote`, keeping workspaces under `root`, that reads the capability
+  /// Authoring validated from `capability` at every operation.
+  public init(
+    remote: String,
+    root: URL,
+    defaultBranch: BranchName = "main",
+    capability: AuthoringCapabilityProvider
+  ) {
+    self.init(
+      configuration: GitWorkspaceConfiguration(
+        remote: remote, root: root, defaultBranch: defaultBranch),
+      capability: capability
+    )
+  }
+
+  /// Creates a client from a full configuration, reading the capability through `capability`:
+  /// for an application that checks more than the provider before each operation (the demo
+  /// also asks its server whether the grant is still honoured). The closure should answer from
+  /// the `AuthoringCapabilityProvider` Authoring publishes into.
   public init(
     configuration: GitWorkspaceConfiguration,
     capability: @escaping @Sendable () async -> AuthoringContext?
@@ -58,7 +86,8 @@ public struct GitWorkspaceClient: Sendable {
     self.capability = capability
   }
 
-  /// Creates a client for `remote`, keeping workspaces under `root`.
+  /// Creates a client for `remote`, keeping workspaces under `root`, reading the capability
+  /// through `capability` (see the closure-taking `init(configuration:capability:)`).
   public init(
     remote: String,
     root: URL,
@@ -146,6 +175,20 @@ public struct GitWorkspaceClient: Sendable {
       try await operations.publish(
         changes, of: source, against: baseline, request: request, beforePush: recheck
       )
+    }
+  }
+
+  /// Deletes workspace `id`'s local data — `<root>/<id>/`: the worktree with its edits, the
+  /// reference repository with the recorded baseline and publication attempts. This is the
+  /// application's "remove local data" (Workspace never deletes anything); it touches nothing
+  /// remote, so it needs no capability. Serialized with the workspace's other operations.
+  /// Removing a workspace that was never prepared does nothing.
+  public func removeWorkingCopy(_ id: WorkspaceID) async throws {
+    let copy = workingCopy(for: id)
+    let directory = copy.worktree.deletingLastPathComponent()
+    try await serialized(copy) {
+      guard FileManager.default.fileExists(atPath: directory.path) else { return }
+      try FileManager.default.removeItem(at: directory)
     }
   }
 

@@ -6,7 +6,7 @@ extension Workspace {
       // An interrupted preparation leaves no coherent session.
       state.availability = .inactive
     }
-    return .merge(WorkspaceOperation.allCases.map { Effect<Action>.cancel(id: $0) })
+    return .merge(WorkspaceOperation.all(of: state.id).map { Effect<Action>.cancel(id: $0) })
   }
 }
 

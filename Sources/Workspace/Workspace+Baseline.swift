@@ -14,7 +14,7 @@ extension Workspace {
           """
         )
         reportIssue(violation.message)
-        await send(.delegate(.refreshFailed(WorkspaceFailure(violation))))
+        await send(.delegate(.refreshFailed(.invalidClientOutput)))
         return
       }
       let outcome = LockIsolated(InstallOutcome.installed)
@@ -26,13 +26,10 @@ extension Workspace {
         await send(.delegate(.refreshFailed(.sourceChangedMeanwhile(during: "refreshing"))))
       }
     } catch: { error, send, _ in
-      if isAuthorizationInvalidated(error) {
-        await authorizationLost(send)
-      } else {
-        await send(.delegate(.refreshFailed(WorkspaceFailure(error))))
-      }
+      await send(.delegate(.refreshFailed(WorkspaceFailure(error))))
+      if isAuthorizationInvalidated(error) { await authorizationLost(send) }
     }
-    .cancellable(id: WorkspaceOperation.refresh, cancelInFlight: true)
+    .cancellable(id: WorkspaceOperation.refresh(of: state.id), cancelInFlight: true)
   }
 
   func selectBranch(_ branch: BranchName, _ state: State) -> Effect<Action> {
@@ -48,7 +45,7 @@ extension Workspace {
           """
         )
         reportIssue(violation.message)
-        await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(violation))))
+        await send(.delegate(.branchSelectionFailed(requested: branch, .invalidClientOutput)))
         return
       }
       let outcome = LockIsolated(InstallOutcome.installed)
@@ -65,16 +62,13 @@ extension Workspace {
         break
       }
     } catch: { error, send, _ in
-      if isAuthorizationInvalidated(error) {
-        await authorizationLost(send)
-      } else {
-        await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(error))))
-      }
+      await send(.delegate(.branchSelectionFailed(requested: branch, WorkspaceFailure(error))))
+      if isAuthorizationInvalidated(error) { await authorizationLost(send) }
     }
     // A refresh of the branch being replaced is moot.
     return .merge(
-      .cancel(id: WorkspaceOperation.refresh),
-      selection.cancellable(id: WorkspaceOperation.selection, cancelInFlight: true)
+      .cancel(id: WorkspaceOperation.refresh(of: state.id)),
+      selection.cancellable(id: WorkspaceOperation.selection(of: state.id), cancelInFlight: true)
     )
   }
 }
@@ -114,6 +108,12 @@ private func valuesDiffer<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
 }
 
 extension WorkspaceFailure {
+  /// What the requester of an operation hears when the client broke the integration contract.
+  /// The client's output itself goes only to `reportIssue`: it never becomes UI state.
+  static let invalidClientOutput = WorkspaceFailure(
+    kind: .invalidIntegratorOutput,
+    message: "the workspace service answered something invalid; nothing was installed")
+
   /// The writable content was edited while an operation ran on an older copy of it.
   static func sourceChangedMeanwhile(during operation: String) -> WorkspaceFailure {
     WorkspaceFailure(

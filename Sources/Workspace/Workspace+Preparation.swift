@@ -27,7 +27,7 @@ extension Workspace {
           await state.modify { $0.finishPreparation(with: .preparationFailed(failure)) }
         }
       }
-      .cancellable(id: WorkspaceOperation.preparation, cancelInFlight: true)
+      .cancellable(id: WorkspaceOperation.preparation(of: id), cancelInFlight: true)
     }
   }
 }

@@ -8,13 +8,10 @@ extension Workspace {
       let changes = try await client.captureChanges(session.source, session.baseline)
       await send(.delegate(.changesCaptured(changes)))
     } catch: { error, send in
-      if isAuthorizationInvalidated(error) {
-        await authorizationLost(send)
-      } else {
-        await send(.delegate(.captureFailed(WorkspaceFailure(error))))
-      }
+      await send(.delegate(.captureFailed(WorkspaceFailure(error))))
+      if isAuthorizationInvalidated(error) { await authorizationLost(send) }
     }
-    .cancellable(id: WorkspaceOperation.capture, cancelInFlight: true)
+    .cancellable(id: WorkspaceOperation.capture(of: state.id), cancelInFlight: true)
   }
 
   func publishProposal(_ request: ProposalRequest, _ state: State) -> Effect<Action> {
@@ -23,40 +20,66 @@ extension Workspace {
     let clock = self.clock
     let retry = publicationRetry
     return .run { send in
-      let changes = try await client.captureChanges(session.source, session.baseline)
-      guard !changes.isEmpty else {
-        await send(.delegate(.publication(.noChanges)))
-        return
-      }
-      let record = try await publish(
-        changes, of: session, request: request, client: client, clock: clock, retry: retry
-      )
-      // Commit point: the record exists. Report it; never install it.
-      guard record.target == session.baseline else {
-        let violation = WorkspaceContractViolation(
-          """
-          Invalid WorkspaceClient output: publishProposal must answer a record targeting the \
-          installed baseline \(session.baseline), but answered \(record).
-          """
-        )
-        reportIssue(violation.message)
-        await send(.delegate(.publication(.failed(WorkspaceFailure(violation)))))
+      let outcome: PublicationOutcome
+      do {
+        outcome = try await attemptPublication(
+          request, of: session, client: client, clock: clock, retry: retry)
+      } catch {
+        // Every way the attempt ends reaches the form, delivered even when this work was
+        // cancelled: a form left `publishing` could never retry its request.
+        let interrupted = Task.isCancelled || error is CancellationError
+        await send.deliver(.delegate(.publication(
+          interrupted ? .interrupted(request) : PublicationOutcome(failure: error))))
+        if !interrupted, isAuthorizationInvalidated(error) { await authorizationLost(send) }
         return
       }
       // Past the commit point the record is reported even if this work was interrupted
       // meanwhile: losing it would make the form retry under a new key and duplicate it.
-      await send.deliver(.delegate(.publication(.published(record))))
-    } catch: { error, send in
-      if isAuthorizationInvalidated(error) {
-        await authorizationLost(send)
-      } else if let mismatch = error as? WorkspaceHeadMismatch {
-        await send(.delegate(.publication(.headMoved(mismatch))))
-      } else {
-        await send(.delegate(.publication(.failed(WorkspaceFailure(error)))))
-      }
+      await send.deliver(.delegate(.publication(outcome)))
     }
-    .cancellable(id: WorkspaceOperation.publication, cancelInFlight: true)
+    .cancellable(id: WorkspaceOperation.publication(of: state.id), cancelInFlight: true)
   }
+}
+
+extension PublicationOutcome {
+  /// The outcome of an attempt that threw `error` before the commit point.
+  init(failure error: any Error) {
+    if let mismatch = error as? WorkspaceHeadMismatch {
+      self = .headMoved(mismatch)
+    } else {
+      self = .failed(WorkspaceFailure(error))
+    }
+  }
+}
+
+/// Captures, then publishes: `.noChanges` without a remote call for an empty change set,
+/// otherwise the record (`.published`, or `.publishedInvalidRecord` when its target is not the
+/// baseline — reported as an issue).
+private func attemptPublication<Source, ChangeSet>(
+  _ request: ProposalRequest,
+  of session: WorkspaceSession<Source>,
+  client: WorkspaceClient<Source, ChangeSet>,
+  clock: any Clock<Duration>,
+  retry: PublicationRetryPolicy
+) async throws -> PublicationOutcome {
+  let changes = try await client.captureChanges(session.source, session.baseline)
+  guard !changes.isEmpty else { return .noChanges }
+  // No external call starts after the attempt was interrupted.
+  try Task.checkCancellation()
+  let record = try await publish(
+    changes, of: session, request: request, client: client, clock: clock, retry: retry)
+  // Commit point: the record exists. Report it; never install it.
+  guard record.target == session.baseline else {
+    reportIssue(
+      """
+      Invalid WorkspaceClient output: publishProposal must answer a record targeting the \
+      installed baseline \(session.baseline), but answered \(record). The record exists, so \
+      it was delivered as publishedInvalidRecord; nothing of it was installed.
+      """
+    )
+    return .publishedInvalidRecord(record)
+  }
+  return .published(record)
 }
 
 /// Calls `publishProposal`, retrying transient errors after each of `retry.delays`, always with

@@ -13,8 +13,10 @@ import ComposableCore
 /// applies results to state directly (`state.modify`), with no response actions. Its rules:
 ///
 /// - **Durable state is only ``WorkspaceState``.** Refresh, selection, capture and publication
-///   are operations tracked by ``WorkspaceOperation`` effect ids (`store.isEffectInFlight(_:)`);
-///   their outcomes go to the requesting UI as delegate actions.
+///   are operations tracked by ``WorkspaceOperation`` effect ids, which carry the workspace's
+///   ``WorkspaceID`` (`store.isEffectInFlight(WorkspaceOperation.refresh(of: id))`), so two
+///   workspaces composed side by side never cancel each other; their outcomes go to the
+///   requesting UI as delegate actions.
 /// - **Preparation** (`prepareSource`) moves `inactive`/`preparationFailed` to `preparing`, then
 ///   to `ready(session)` or `preparationFailed(failure)`. A ready session is kept (no client
 ///   call); a second request while preparing is ignored.
@@ -25,18 +27,23 @@ import ComposableCore
 ///   an empty change set ends as `.noChanges` without a remote call; otherwise publish, retrying
 ///   ``WorkspaceTransientError``s on `@Dependency(\.clock)` per ``publicationRetry`` with the
 ///   same request (same idempotency key). ``WorkspaceHeadMismatch`` ends as `.headMoved`, other
-///   errors before the record as `.failed`. Record creation is the commit point: the record is
-///   reported as `.published`, never installed; the baseline never changes.
-/// - **Authorization**: a client throwing ``WorkspaceAuthorizationError/invalidated`` makes the
-///   workspace post `.delegate(.authorizationInvalidated)` and then send itself
-///   `interruptAuthorizedWork`, cancelling its operations and keeping a ready session; an
-///   invalidated preparation returns to `inactive` (not `preparationFailed`) and posts only the
-///   delegate. The parent sends `interruptAuthorizedWork` itself when it learns of the loss
-///   first (an invalidated grant).
+///   errors before the record as `.failed`, a cancellation before the record as
+///   `.interrupted(request)` (delivered although the work was cancelled, so the form can retry
+///   its request). Record creation is the commit point: the record is reported as `.published`
+///   (`.publishedInvalidRecord` when its target is wrong), never installed; the baseline never
+///   changes. Every attempt ends with exactly one outcome.
+/// - **Authorization**: a client throwing ``WorkspaceAuthorizationError/invalidated`` fails the
+///   requesting operation (its requester hears it, with a failure of kind
+///   ``WorkspaceFailure/Kind/authorizationInvalidated``), then the workspace posts
+///   `.delegate(.authorizationInvalidated)` and sends itself `interruptAuthorizedWork`,
+///   cancelling its operations and keeping a ready session; an invalidated preparation returns
+///   to `inactive` (not `preparationFailed`) and posts only the delegate. The parent sends
+///   `interruptAuthorizedWork` itself when it learns of the loss first (an invalidated grant).
 /// - **Invalid actions** (anything but `prepareSource`/`interruptAuthorizedWork` while not ready)
 ///   and **invalid client output** (another branch, a record targeting another baseline) are
-///   reported with `reportIssue` and never become state; the output is not installed and the
-///   requesting UI is told the operation failed.
+///   reported with `reportIssue` and never become state; the output is not installed, and the
+///   requesting UI is told the operation failed (without the invalid output) — or, for a
+///   record, that one exists (`.publishedInvalidRecord`).
 public struct Workspace<Source: Sendable, ChangeSet: WorkspaceChangeSet>: Reducer {
   public typealias State = WorkspaceState<Source>
 

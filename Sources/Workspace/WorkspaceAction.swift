@@ -12,19 +12,21 @@ extension Workspace {
     case prepareSource
     /// Asks for the current revision of the installed branch and installs it (revision only).
     /// Failure: `.delegate(.refreshFailed)`, session kept. Tracked as
-    /// ``WorkspaceOperation/refresh``.
+    /// ``WorkspaceOperation/refresh(of:)``.
     case refreshBaseline
     /// Installs exactly `branch` as the baseline: `.delegate(.branchSelected)` or
     /// `.delegate(.branchSelectionFailed)`, session kept on failure. Tracked as
-    /// ``WorkspaceOperation/selection``.
+    /// ``WorkspaceOperation/selection(of:)``.
     case selectBranch(BranchName)
     /// Captures the working changes against the installed baseline for a preview:
     /// `.delegate(.changesCaptured)` or `.delegate(.captureFailed)`. Tracked as
-    /// ``WorkspaceOperation/capture``.
+    /// ``WorkspaceOperation/capture(of:)``.
     case captureChanges
     /// Captures, then publishes one proposal with `request` (retrying transient failures with
-    /// the same key). The outcome is `.delegate(.publication(…))`; the baseline never changes.
-    /// Tracked as ``WorkspaceOperation/publication``.
+    /// the same key). Exactly one `.delegate(.publication(…))` tells how the attempt ended —
+    /// `.interrupted(request)` when it was cancelled before the commit point; the baseline
+    /// never changes.
+    /// Tracked as ``WorkspaceOperation/publication(of:)``.
     case publishProposal(ProposalRequest)
     /// Cancels every operation in flight (for example because the grant was invalidated).
     /// A ready session is kept; an interrupted preparation returns to `inactive`.
@@ -34,9 +36,11 @@ extension Workspace {
 
     /// What a workspace tells its parent. None of these is workspace state.
     public enum Delegate: Sendable {
-      /// A client answered ``WorkspaceAuthorizationError/invalidated``. The workspace has
-      /// cancelled its other operations (by sending itself `interruptAuthorizedWork` right
-      /// after this) and kept any ready session; the parent decides what else to do.
+      /// A client answered ``WorkspaceAuthorizationError/invalidated``: the server stopped
+      /// honouring the capability. The requesting operation's own failure was delivered just
+      /// before; the workspace cancels its other operations (by sending itself
+      /// `interruptAuthorizedWork` right after this) and keeps any ready session. The parent
+      /// tells Authoring (`AuthoringWorkspace` sends it `grantRevoked`).
       case authorizationInvalidated
       /// `refreshBaseline` failed (or the client broke the contract); the session is intact.
       case refreshFailed(WorkspaceFailure)

@@ -1,12 +1,13 @@
 /// Thrown by a ``WorkspaceClient`` endpoint when the current authoring capability is no longer
 /// valid.
 ///
-/// Workspace never sees the capability itself: a client reads it through whatever the app
-/// composed it with (a provider closure or a dependency), checks it at every external
-/// operation, and throws ``invalidated`` when it is gone. ``Workspace`` reacts to the error:
-/// it posts `.delegate(.authorizationInvalidated)` for the parent to decide what to do, cancels
-/// its other operations, keeps a ready session, and returns an interrupted preparation to
-/// `inactive` (not `preparationFailed`).
+/// Workspace never sees the capability itself: a client reads it through the capability
+/// provider Authoring publishes into (`AuthoringCapabilityProvider`), checks it at every
+/// external operation, and throws ``invalidated`` when there is none or the server no longer
+/// honours it. ``Workspace`` reacts to the error: the requesting operation fails (its requester
+/// hears it), then it posts `.delegate(.authorizationInvalidated)` for the parent (which tells
+/// Authoring), cancels its other operations, keeps a ready session, and returns an interrupted
+/// preparation to `inactive` (not `preparationFailed`).
 public enum WorkspaceAuthorizationError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
   /// The capability the operation needed is no longer valid.
   case invalidated

@@ -7,7 +7,7 @@
 /// ```
 ///
 /// Nothing else is durable: operations in progress are effect ids (ask the store with
-/// `isEffectInFlight(WorkspaceOperation.refresh)`), and their outcomes go to the requesting UI
+/// `isEffectInFlight(WorkspaceOperation.refresh(of: id))`), and their outcomes go to the requesting UI
 /// as delegate actions. When `Source` is `Codable` the state is too, so an app may persist a
 /// ready session.
 public struct WorkspaceState<Source: Sendable>: Sendable {

@@ -14,6 +14,7 @@ enum Command: Equatable, Sendable {
   case propose(title: String)
   case retry
   case fresh
+  case forget
   case proposals
   case merge(proposalID: String)
   case refresh
@@ -39,6 +40,7 @@ enum Command: Equatable, Sendable {
     case .propose: "propose"
     case .retry: "retry"
     case .fresh: "fresh"
+    case .forget: "forget"
     case .proposals: "proposals"
     case .merge: "merge"
     case .refresh: "refresh"

@@ -105,7 +105,7 @@ extension CommandExecutor {
     case .failure(let refusal): return .failure(refusal.reason)
     }
     let notice = state.notice
-    await host.send(.editing(.content(.delegate(.capture))))
+    await host.send(.editing(.content(.request(.captureChanges))))
     if let lost = authorizationLost() { return .failure(lost) }
     if state.notice != notice, let failure = state.notice { return .failure(failure) }
     guard let changes = state.editing.content.preview else {
@@ -127,7 +127,7 @@ extension CommandExecutor {
   }
 
   func retry() async -> CommandOutcome {
-    guard case .failed(let request, _) = state.editing.content.form else {
+    guard let request = state.editing.content.form.retryableRequest else {
       return .failure("nothing to retry: the last proposal attempt did not fail")
     }
     if case .failure(let refusal) = readySession() { return .failure(refusal.reason) }
@@ -147,6 +147,12 @@ extension CommandExecutor {
       return .failure("nothing to propose: the working copy has no changes against \(baseline)")
     case .failed(_, let reason):
       return .failure("no proposal created: \(Describe.abbreviatingHashes(reason))")
+    case .interrupted:
+      return .failure(
+        "the proposal attempt was interrupted before the service answered; 'retry' sends it again (same key, at most one record)")
+    case .unconfirmed:
+      return .failure(
+        "a proposal record was created, but the service's answer was invalid (reported); 'proposals' lists it")
     case .publishing:
       return .failure("the proposal is still being published; 'status' shows the outcome later")
     case .idle:
@@ -168,6 +174,23 @@ extension CommandExecutor {
     if let discarded, !discarded.isEmpty {
       outcome.info("discarded edits: \(Describe.changeCounts(discarded))")
     }
+    return outcome
+  }
+}
+
+/// Local workspace data: removing it is the application's own operation.
+extension CommandExecutor {
+  func forget() async -> CommandOutcome {
+    let id = state.editing.workspace.id
+    let discarded = await host.localChanges()
+    let notice = state.notice
+    await host.send(.forgetWorkspace)
+    if state.notice != notice, let failure = state.notice { return .failure(failure) }
+    var outcome = CommandOutcome.success("local data of workspace \(id) removed")
+    if let discarded, !discarded.isEmpty {
+      outcome.info("discarded edits: \(Describe.changeCounts(discarded))")
+    }
+    outcome.info(workspaceLine + "; 'enter' (as an author) prepares a fresh copy")
     return outcome
   }
 }

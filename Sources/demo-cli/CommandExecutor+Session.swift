@@ -37,7 +37,7 @@ extension CommandExecutor {
     guard state.session != nil else {
       return .failure("not signed in; sign in first (admission is decided for a session)")
     }
-    if let context = state.editing.authoring.context {
+    if let context = state.editing.authoring.context, state.editing.workspace.session != nil {
       return .success("already in authoring as \(context.identity.rawValue)")
     }
     await host.send(.enterAuthoring)

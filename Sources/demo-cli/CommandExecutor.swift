@@ -22,7 +22,10 @@ final class CommandExecutor {
     var outcome = await withIssueReporters([collector]) {
       await self.run(command)
     }
-    for issue in collector.drain() {
+    let issues = collector.drain()
+    // A reported problem means the command did not do what its result lines may claim.
+    if !issues.isEmpty { outcome.lines.removeAll { $0.tone == .success } }
+    for issue in issues {
       outcome.fail("internal problem: " + issue.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
     return outcome
@@ -45,6 +48,7 @@ final class CommandExecutor {
     case .propose(let title): await propose(title)
     case .retry: await retry()
     case .fresh: await fresh()
+    case .forget: await forget()
     case .proposals: await proposals()
     case .merge(let id): await merge(id)
     case .refresh: await refresh()

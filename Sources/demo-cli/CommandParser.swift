@@ -49,6 +49,7 @@ enum CommandParser {
     case "propose": return .propose(title: try title(arguments[...], command: name))
     case "retry": return try none(.retry)
     case "fresh": return try none(.fresh)
+    case "forget": return try none(.forget)
     case "proposals": return try none(.proposals)
     case "merge": return .merge(proposalID: try one())
     case "refresh": return try none(.refresh)

@@ -69,6 +69,13 @@ enum CommandTable {
       "fresh", usage: "fresh", "start a fresh proposal: reset the working copy to the baseline",
       details: ["Edits not yet proposed are discarded."]),
     CommandSpec(
+      "forget", usage: "forget", "remove the local workspace data (the working copy and its baseline)",
+      details: [
+        "Edits not yet proposed are lost; proposals already created stay on the server.",
+        "The workspace becomes inactive; 'enter' (as an author) prepares a fresh copy.",
+        "With --state, the state file no longer holds the working copy.",
+      ]),
+    CommandSpec(
       "proposals", usage: "proposals", "the proposals the server lists (it may lag behind a moment)"),
     CommandSpec(
       "merge", usage: "merge PROPOSAL_ID", "as a reviewer, land a proposal on its branch (a new revision)"),

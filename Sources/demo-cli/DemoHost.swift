@@ -42,7 +42,8 @@ final class DemoHost {
       self.catalogue = clients.catalogue
       self.store = makeWorkspaceDemoStore(
         system: system, credentials: credentials, workspace: clients.workspace,
-        catalogue: clients.catalogue.client, initialState: initialState)
+        catalogue: clients.catalogue.client, localData: clients.localData,
+        initialState: initialState)
     }
   }
 

@@ -69,6 +69,8 @@ enum Describe {
     case .published(let record): "published \(Self.record(record))"
     case .noChanges: "nothing to propose (no changes)"
     case .failed(let request, let reason): "“\(request.title)” failed: \(reason) (retry possible)"
+    case .interrupted(let request): "“\(request.title)” interrupted before the service answered (retry possible)"
+    case .unconfirmed(let request): "“\(request.title)” created a record, but the service's answer was invalid"
     }
   }
 

@@ -59,7 +59,7 @@ struct RestoreAuthorizationTests {
       ])
   }
 
-  @Test("An invalid persisted grant that was in force is cleared and grantInvalidated posted")
+  @Test("An invalid persisted grant that was in force is cleared at once, then discarded")
   func invalidGrantInForce() async {
     let storage = GrantStorage(persisted: .alice)
     let log = CallLog()
@@ -71,10 +71,88 @@ struct RestoreAuthorizationTests {
       $0[AuthoringClient.self] = client
     }
 
-    await store.send(.restoreAuthorization)
-    await store.receiveModification { $0 = .notAdmitted }
+    await store.send(.restoreAuthorization) { $0 = .notAdmitted }
     await store.receive(.delegate(.grantInvalidated))
     await store.finish()
+    #expect(storage.persisted == nil)
+  }
+
+  @Test("Fail closed: with no persisted grant, a context the state carried in is not kept")
+  func carriedContextWithoutPersistedGrant() async {
+    let capability = AuthoringCapabilityProvider()
+    let store = TestStore(initialState: Authoring.State.admitted(.alice)) {
+      Authoring()
+    } withDependencies: {
+      // validate stays unimplemented: there is nothing to validate.
+      $0[AuthoringClient.self] = .storing(in: GrantStorage(), log: CallLog())
+      $0[AuthoringCapabilityProvider.self] = capability
+    }
+
+    await store.send(.restoreAuthorization) { $0 = .notAdmitted }
+    await store.receive(.delegate(.grantInvalidated))
+    await store.finish()
+    #expect(store.state.context == nil)
+    #expect(capability.current == nil)
+  }
+
+  @Test("Fail closed: when the grant cannot be validated (offline), no carried context survives, and the grant stays persisted")
+  func carriedContextWhileOffline() async {
+    struct Offline: Error {}
+    let storage = GrantStorage(persisted: .alice)
+    let capability = AuthoringCapabilityProvider()
+    let store = TestStore(initialState: Authoring.State.admitted(.alice)) {
+      Authoring()
+    } withDependencies: {
+      var client = AuthoringClient.storing(in: storage, log: CallLog())
+      client.validate = { _ in throw Offline() }
+      $0[AuthoringClient.self] = client
+      $0[AuthoringCapabilityProvider.self] = capability
+    }
+
+    await store.send(.restoreAuthorization) { $0 = .notAdmitted }
+    await store.receive(.delegate(.grantInvalidated))
+    await store.finish()
+    #expect(capability.current == nil)
+    #expect(storage.persisted == .alice)
+  }
+
+  @Test("A carried context that validates again is in force again: dropped first, then validated")
+  func carriedContextRevalidated() async {
+    let capability = AuthoringCapabilityProvider()
+    let store = TestStore(initialState: Authoring.State.admitted(.alice)) {
+      Authoring()
+    } withDependencies: {
+      var client = AuthoringClient.storing(in: GrantStorage(persisted: .alice), log: CallLog())
+      client.validate = { _ in .alice }
+      $0[AuthoringClient.self] = client
+      $0[AuthoringCapabilityProvider.self] = capability
+    }
+
+    await store.send(.restoreAuthorization) { $0 = .notAdmitted }
+    await store.receive(.delegate(.grantInvalidated))
+    await store.receiveModification { $0 = .admitted(.alice) }
+    await store.receive(.delegate(.grantValidated(.alice)))
+    await store.finish()
+    #expect(capability.current == .alice)
+  }
+
+  @Test("Validation applies the admission policy: a refused session is denied and its grant discarded")
+  func validationAppliesThePolicy() async {
+    let storage = GrantStorage(persisted: .alice)
+    let capability = AuthoringCapabilityProvider()
+    let store = TestStore(initialState: Authoring.State()) {
+      Authoring()
+    } withDependencies: {
+      var client = AuthoringClient.storing(in: storage, log: CallLog())
+      client.validate = { _ in throw AdmissionDenied(reason: "Alice may read but not author") }
+      $0[AuthoringClient.self] = client
+      $0[AuthoringCapabilityProvider.self] = capability
+    }
+
+    await store.send(.restoreAuthorization)
+    await store.receiveModification { $0 = .denied("Alice may read but not author") }
+    await store.finish()
+    #expect(capability.current == nil)
     #expect(storage.persisted == nil)
   }
 

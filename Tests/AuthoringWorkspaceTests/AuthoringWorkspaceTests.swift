@@ -27,6 +27,64 @@ struct AuthoringWorkspaceTests {
     await store.finish()
   }
 
+  @Test("A validated grant after a failed preparation prepares again")
+  func grantValidatedAfterPreparationFailure() async {
+    let ada = context("ada")
+    let failed = WorkspaceAvailability<Notebook>.preparationFailed(WorkspaceFailure(message: "disk full"))
+    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID, availability: failed), content: .init())) {
+      Layer { NotesEditor() }
+    } withDependencies: {
+      $0[AuthoringClient.self] = admittingClient(ada)
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
+        prepareSource: { _ in preparedSession })
+    }
+    await store.send(.authoring(.requestAuthoring))
+    await store.receiveModification { $0.authoring = Authoring.State(admission: .admitted(ada)) }
+    await store.receive(.authoring(.delegate(.grantValidated(ada))))
+    await store.receive(.workspace(.prepareSource)) { $0.workspace.availability = .preparing }
+    await store.receiveModification { $0.workspace.availability = .ready(preparedSession) }
+    await store.finish()
+  }
+
+  @Test("Two layers for two workspaces side by side keep their Authoring and Workspace work apart")
+  func siblingLayers() async {
+    let ada = context("ada")
+    let answers = [PendingAnswer<AuthoringContext>(), PendingAnswer<AuthoringContext>()]
+    let calls = LockIsolated(0)
+    let store = TestStore(initialState: TwoLayers.State()) {
+      Scope(state: \TwoLayers.State.first, action: TwoLayers.firstCase) { Layer { NotesEditor() } }
+      Scope(state: \TwoLayers.State.second, action: TwoLayers.secondCase) { Layer { NotesEditor() } }
+    } withDependencies: {
+      var client = admittingClient(ada)
+      client.requestAdmission = {
+        let call = calls.withValue {
+          $0 += 1
+          return $0
+        }
+        return await answers[min(call, 2) - 1].value()
+      }
+      $0[AuthoringClient.self] = client
+      $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
+        prepareSource: { _ in preparedSession })
+    }
+
+    let first = await store.send(.first(.authoring(.requestAuthoring)))
+    await eventually { answers[0].hasArrived }
+    let second = await store.send(.second(.authoring(.requestAuthoring)))
+    await eventually { answers[1].hasArrived }
+    await store.send(.second(.authoring(.leaveAuthoring)))
+    // The first layer's admission was neither superseded nor cancelled by its sibling.
+    answers[1].resolve(ada)
+    answers[0].resolve(ada)
+    await second.finish()
+    await store.receiveModification { $0.first.authoring = Authoring.State(admission: .admitted(ada)) }
+    await store.receive(.first(.authoring(.delegate(.grantValidated(ada)))))
+    await store.receive(.first(.workspace(.prepareSource))) { $0.first.workspace.availability = .preparing }
+    await store.receiveModification { $0.first.workspace.availability = .ready(preparedSession) }
+    await first.finish()
+    await store.finish()
+  }
+
   @Test("Re-validating a grant keeps the ready session; nothing is prepared again")
   func revalidationKeepsReadySession() async {
     let ada = context("ada")
@@ -149,6 +207,26 @@ struct AuthoringWorkspaceTests {
     #expect(recorder.messages == [
       "Content wrote a source while the workspace is inactive; the edit was ignored. Edit only a ready session's source."
     ])
+  }
+}
+
+/// Two layers, for two workspaces, side by side.
+enum TwoLayers {
+  struct State: Equatable {
+    var first = Layer.State(workspace: WorkspaceState(id: "first"), content: .init())
+    var second = Layer.State(workspace: WorkspaceState(id: "second"), content: .init())
+  }
+
+  enum Action: Equatable, Sendable {
+    case first(Layer.Action)
+    case second(Layer.Action)
+  }
+
+  static let firstCase = CasePath<Action, Layer.Action>(embed: Action.first) {
+    if case .first(let action) = $0 { action } else { nil }
+  }
+  static let secondCase = CasePath<Action, Layer.Action>(embed: Action.second) {
+    if case .second(let action) = $0 { action } else { nil }
   }
 }
 

@@ -31,6 +31,9 @@ struct NotesEditor: WorkspaceContent {
     case readCapability
   }
 
+  /// The notes editor asks the workspace for nothing.
+  static let workspaceRouting = WorkspaceRouting<NotesEditor>.none
+
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .appeared, .disappeared:
@@ -140,5 +143,49 @@ final class PendingAnswer<Value: Sendable>: Sendable {
 func eventually(_ condition: @Sendable () -> Bool) async {
   for _ in 0..<100_000 where !condition() {
     await Task.yield()
+  }
+}
+
+/// Content that proposes and previews through the layer's routing, and remembers the answers.
+struct ProposingNotes: WorkspaceContent {
+  typealias Source = Notebook
+  typealias ChangeSet = NotebookChanges
+  struct Local: Equatable, Sendable {
+    var outcome: PublicationOutcome?
+    var preview: NotebookChanges?
+  }
+  typealias State = AuthoringWorkspaceContent<Notebook, Local>
+
+  enum Action: Equatable, Sendable {
+    case propose(ProposalRequest)
+    case preview
+    case request(WorkspaceRequest)
+    case workspace(WorkspaceEvent)
+  }
+
+  static let workspaceRouting = WorkspaceRouting<ProposingNotes>(
+    requests: CasePath(embed: Action.request) {
+      if case .request(let request) = $0 { request } else { nil }
+    },
+    outcomes: CasePath(embed: Action.workspace) {
+      if case .workspace(let event) = $0 { event } else { nil }
+    }
+  )
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .propose(let request):
+      return .send(.request(.publishProposal(request)))
+    case .preview:
+      return .send(.request(.captureChanges))
+    case .workspace(.publication(let outcome)):
+      state.local.outcome = outcome
+      return .none
+    case .workspace(.changesCaptured(let changes)):
+      state.local.preview = changes
+      return .none
+    case .request, .workspace:
+      return .none
+    }
   }
 }

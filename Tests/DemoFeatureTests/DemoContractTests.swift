@@ -37,8 +37,11 @@ private func makeDemoSubject() async throws -> WorkspaceContractSubject<EventWor
   let system = DemoSystem()
   let session = try await system.signIn(username: "ada", password: "lovelace")
   let grant = try await system.admit(token: session.token)
-  let credentials = DemoCredentials(
-    DemoCredentials.Values(session: session, grant: AuthoringGrant(rawValue: grant.id)))
+  let credentials = DemoCredentials(DemoCredentials.Values(session: session))
+  // What Authoring would publish after admitting ada.
+  credentials.capability.publish(AuthoringContext(
+    identity: AuthoringIdentity(rawValue: "ada"), grant: AuthoringGrant(rawValue: grant.id),
+    capabilities: [.edit, .publish]))
   let moves = LockIsolated(0)
   return WorkspaceContractSubject(
     client: .demo(system: system, credentials: credentials),

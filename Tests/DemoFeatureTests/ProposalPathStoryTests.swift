@@ -23,7 +23,7 @@ struct ProposalPathStoryTests {
 
     // P1: add an event.
     await store.send(.editing(.content(.add(harbour))))
-    await store.send(.editing(.content(.delegate(.capture))))
+    await store.send(.editing(.content(.request(.captureChanges))))
     await store.finish()
     #expect(store.state.editing.content.preview == EventChangeSet(added: [harbour]))
     await store.send(.editing(.content(.propose(title: "Add Harbour Lights"))))

@@ -21,10 +21,10 @@ struct AuthorizationTests {
 
     let publication = await store.send(.publishProposal(Fixture.request))
     await publishing.wait()
-    #expect(store.isEffectInFlight(WorkspaceOperation.publication))
+    #expect(store.isEffectInFlight(WorkspaceOperation.publication(of: Fixture.id)))
 
     await store.send(.interruptAuthorizedWork)
-    #expect(!store.isEffectInFlight(WorkspaceOperation.publication))
+    #expect(!store.isEffectInFlight(WorkspaceOperation.publication(of: Fixture.id)))
     #expect(publication.isCancelled)
 
     // The client created the record anyway: past the commit point it is reported (never
@@ -53,9 +53,11 @@ struct AuthorizationTests {
     let capture = await store.send(.captureChanges)
     await capturing.wait()
     await store.send(.refreshBaseline)
+    // The requester of the refresh hears how it ended first.
+    await store.receive(.delegate(.refreshFailed(.authorizationInvalidated)))
     await store.receive(.delegate(.authorizationInvalidated))
     await store.receive(.interruptAuthorizedWork)
-    #expect(!store.isEffectInFlight(WorkspaceOperation.capture))
+    #expect(!store.isEffectInFlight(WorkspaceOperation.capture(of: Fixture.id)))
 
     await gate.open()
     await capture.finish()
@@ -65,13 +67,14 @@ struct AuthorizationTests {
     await store.finish()
   }
 
-  @Test("a publication answering .invalidated is not a publication failure")
+  @Test("a publication answering .invalidated tells the form, then the parent; the session is kept")
   func publicationInvalidated() async {
     let store = makeStore {
       $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
       $0.workspaceClient.publishProposal = { _, _, _, _ in throw WorkspaceAuthorizationError.invalidated }
     }
     await store.send(.publishProposal(Fixture.request))
+    await store.receive(.delegate(.publication(.failed(.authorizationInvalidated))))
     await store.receive(.delegate(.authorizationInvalidated))
     await store.receive(.interruptAuthorizedWork)
     #expect(store.state == Fixture.ready)

@@ -23,7 +23,7 @@ struct BaselineTests {
     await store.send(.refreshBaseline)
     await started.wait()
     // "Refresh running" is an effect id, not a state.
-    #expect(store.isEffectInFlight(WorkspaceOperation.refresh))
+    #expect(store.isEffectInFlight(WorkspaceOperation.refresh(of: Fixture.id)))
     #expect(store.state == Fixture.ready)
 
     await gate.open()
@@ -31,7 +31,7 @@ struct BaselineTests {
       $0.availability = .ready(WorkspaceSession(source: Fixture.source, baseline: Fixture.main2))
     }
     await store.finish()
-    #expect(!store.isEffectInFlight(WorkspaceOperation.refresh))
+    #expect(!store.isEffectInFlight(WorkspaceOperation.refresh(of: Fixture.id)))
     await store.finish()
   }
 
@@ -99,7 +99,7 @@ struct BaselineTests {
     let refresh = await store.send(.refreshBaseline)
     await refreshStarted.wait()
     await store.send(.selectBranch("drafts"))
-    #expect(!store.isEffectInFlight(WorkspaceOperation.refresh))
+    #expect(!store.isEffectInFlight(WorkspaceOperation.refresh(of: Fixture.id)))
     await store.receiveModification {
       $0.availability = .ready(WorkspaceSession(source: Fixture.source, baseline: Fixture.drafts))
     }

@@ -45,6 +45,11 @@ enum Fixture {
   static var ready: FakeState { FakeState(id: id, availability: .ready(session)) }
 }
 
+extension WorkspaceFailure {
+  /// What a client answering ``WorkspaceAuthorizationError/invalidated`` becomes.
+  static let authorizationInvalidated = WorkspaceFailure(WorkspaceAuthorizationError.invalidated)
+}
+
 /// An error a client could throw; its description is the failure message.
 struct FakeError: Error, Equatable, CustomStringConvertible {
   var description: String

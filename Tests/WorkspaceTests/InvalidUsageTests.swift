@@ -82,26 +82,68 @@ struct InvalidUsageTests {
     #expect(recorder.messages.first?.contains("refreshBaseline must keep the branch identity") == true)
   }
 
-  @Test("a record whose target is not the installed baseline is reported")
+  @Test("a record whose target is not the installed baseline is reported, and delivered as a record that exists")
   func recordTargetsAnotherBaseline() async {
     let recorder = IssueRecorder()
+    let wrong = ProposalRecord(id: "P-1", contentRevision: "c1", target: Fixture.main2)
     await withIssueReporters([recorder]) {
       let store = makeStore {
         $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
-        $0.workspaceClient.publishProposal = { _, _, _, _ in
-          ProposalRecord(id: "P-1", contentRevision: "c1", target: Fixture.main2)
-        }
+        $0.workspaceClient.publishProposal = { _, _, _, _ in wrong }
       }
       await store.send(.publishProposal(Fixture.request))
-      await store.receive(matching: { action in
-        guard case .delegate(.publication(.failed(let failure))) = action else { return false }
-        return failure.kind == .invalidIntegratorOutput
-      })
+      // Past the commit point: never a plain failure, which would invite a retry under a new key.
+      await store.receive(.delegate(.publication(.publishedInvalidRecord(wrong))))
       #expect(store.state == Fixture.ready)
       await store.finish()
     }
     #expect(recorder.messages.count == 1)
     #expect(recorder.messages.first?.contains("targeting the installed baseline main@r1") == true)
+  }
+
+  @Test("a record with a wrong target answered after an interruption is still delivered, flagged")
+  func invalidRecordAfterInterruption() async {
+    let recorder = IssueRecorder()
+    let wrong = ProposalRecord(id: "P-1", contentRevision: "c1", target: Fixture.main2)
+    let publishing = Signal()
+    let gate = Gate()
+    await withIssueReporters([recorder]) {
+      let store = makeStore {
+        $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
+        $0.workspaceClient.publishProposal = { _, _, _, _ in
+          await publishing.fire()
+          await gate.wait()  // the request was on the wire: it answers although cancelled
+          return wrong
+        }
+      }
+      await store.send(.publishProposal(Fixture.request))
+      await publishing.wait()
+      await store.send(.interruptAuthorizedWork)
+      await gate.open()
+      await store.receive(.delegate(.publication(.publishedInvalidRecord(wrong))))
+      await store.finish()
+    }
+    #expect(recorder.messages.count == 1)
+  }
+
+  @Test("the requester of a refresh that broke the contract is told it failed, without the invalid output")
+  func violationIsNotRepeatedToTheRequester() async {
+    let recorder = IssueRecorder()
+    await withIssueReporters([recorder]) {
+      let store = makeStore {
+        $0.workspaceClient.refreshBaseline = { source, _ in
+          WorkspaceSession(source: source, baseline: Fixture.drafts)
+        }
+      }
+      await store.send(.refreshBaseline)
+      await store.receive(.delegate(.refreshFailed(WorkspaceFailure(
+        kind: .invalidIntegratorOutput,
+        message: "the workspace service answered something invalid; nothing was installed"))))
+      await store.finish()
+    }
+    // The output (drafts@d7) is in the reported issue only.
+    #expect(recorder.messages.count == 1)
+    #expect(recorder.messages.first?.contains("drafts@d7") == true)
   }
 
   @Test("an endpoint the app never installed is reported by name")

@@ -59,9 +59,12 @@ struct ModelTests {
     #expect(recorder.messages.count == 1)
   }
 
-  @Test("operations are the effect ids, and availability names its case")
+  @Test("operations are the effect ids, keyed by workspace, and availability names its case")
   func operationsAndCaseNames() {
-    #expect(WorkspaceOperation.allCases == [.preparation, .refresh, .selection, .capture, .publication])
+    #expect(WorkspaceOperation.all(of: "a").map(\.kind) == [.preparation, .refresh, .selection, .capture, .publication])
+    #expect(WorkspaceOperation.refresh(of: "a") == WorkspaceOperation(.refresh, of: "a"))
+    #expect(WorkspaceOperation.refresh(of: "a") != WorkspaceOperation.refresh(of: "b"))
+    #expect("\(WorkspaceOperation.publication(of: "events"))" == "publication of events")
     #expect(Fixture.ready.availability.caseName == "ready")
     #expect(Fixture.ready.session == Fixture.session)
     #expect(Fixture.inactive.session == nil)

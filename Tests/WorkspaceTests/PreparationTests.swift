@@ -80,7 +80,7 @@ struct PreparationTests {
 
     await store.send(.prepareSource) { $0.availability = .preparing }
     await started.wait()
-    #expect(store.isEffectInFlight(WorkspaceOperation.preparation))
+    #expect(store.isEffectInFlight(WorkspaceOperation.preparation(of: Fixture.id)))
 
     await store.send(.prepareSource)
     await gate.open()

@@ -123,7 +123,7 @@ struct PublicationTests {
     // The backoff is on the clock: nothing is retried before it elapses.
     await clock.advance(by: .milliseconds(999))
     #expect(keys.current.count == 1)
-    #expect(store.isEffectInFlight(WorkspaceOperation.publication))
+    #expect(store.isEffectInFlight(WorkspaceOperation.publication(of: Fixture.id)))
 
     await clock.advance(by: .milliseconds(1))
     await store.receive(.delegate(.publication(.published(Fixture.record))))

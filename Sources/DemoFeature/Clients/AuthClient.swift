@@ -40,10 +40,7 @@ public struct AuthClient: DependencyKey, Sendable {
       },
       signOut: {
         let previous = credentials.update { values -> DemoSession? in
-          defer {
-            values.session = nil
-            values.grant = nil
-          }
+          defer { values.session = nil }
           return values.session
         }
         if let previous { await system.signOut(token: previous.token) }

@@ -8,59 +8,54 @@ public typealias DemoWorkspaceClient = WorkspaceClient<EventWorkingCopy, EventCh
 extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventChangeSet {
   /// The workspace client over the in-memory system.
   ///
-  /// - Local working copies are kept per workspace id, so preparing again opens the same copy
-  ///   (with the newest content the client has seen) and never replaces it or advances its
-  ///   baseline.
+  /// - Local working copies are kept per workspace id in `workingCopies`, so preparing again
+  ///   opens the same copy (with the newest content the client has seen) and never replaces it
+  ///   or advances its baseline. A copy removed from `workingCopies` (the application's
+  ///   "remove local data") is never brought back by a late answer: only `prepareSource` adds
+  ///   copies.
   /// - Refreshing carries the working copy's changes onto the branch's new head; selecting a
   ///   branch (only without edits) answers that branch's events.
-  /// - Every external operation first checks the authoring capability in `credentials`
-  ///   against the system (``WorkspaceAuthorizationError/invalidated`` when it is gone).
+  /// - Every external operation first reads the validated capability from
+  ///   `credentials.capability` and checks it against the system (the grant is still honoured
+  ///   for the session, and the policy still lets its holder author):
+  ///   ``WorkspaceAuthorizationError/invalidated`` when there is none or it is not.
   /// - Publication sends the request's idempotency key; the system answers a retry with the
   ///   record it created first.
-  ///
-  /// - Parameter workingCopies: sessions restored from elsewhere (a state file), so they open
-  ///   as they were.
   public static func demo(
     system: DemoSystem,
     credentials: DemoCredentials,
     publishedBranch: BranchName = "published",
-    workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
+    workingCopies: DemoWorkingCopies = DemoWorkingCopies()
   ) -> Self {
-    let local = LockIsolated(
-      Dictionary(workingCopies.map { ($0.source.workspace, $0) }, uniquingKeysWith: { _, last in last }))
-
-    @Sendable func authorize() async throws -> (grant: String, token: String) {
-      let values = credentials.current
-      guard let grant = values.grant, let session = values.session else {
-        throw WorkspaceAuthorizationError.invalidated
-      }
+    @Sendable func authorize(
+      _ needed: AuthoringCapabilities = .edit
+    ) async throws -> (grant: String, token: String) {
+      guard let context = credentials.capability.current, context.capabilities.contains(needed),
+        let session = credentials.current.session
+      else { throw WorkspaceAuthorizationError.invalidated }
       do {
-        _ = try await system.validate(grantID: grant.rawValue, token: session.token)
+        _ = try await system.validate(grantID: context.grant.rawValue, token: session.token)
       } catch {
         throw WorkspaceAuthorizationError.invalidated
       }
-      return (grant.rawValue, session.token)
+      return (context.grant.rawValue, session.token)
     }
 
     /// Keeps the newest content (and baseline) of a working copy, so preparing again opens it.
     @Sendable func keep(_ session: WorkspaceSession<EventWorkingCopy>) {
-      local.withValue { $0[session.source.workspace] = session }
+      workingCopies.update(session)
     }
 
     return Self(
       prepareSource: { id in
         _ = try await authorize()
-        if let existing = local.withValue({ $0[id] }) { return existing }
+        if let existing = workingCopies[id] { return existing }
         let head = try await system.head(of: publishedBranch.rawValue)
         let session = WorkspaceSession(
           source: EventWorkingCopy(workspace: id, events: IdentifiedArray(head.events)),
           baseline: WorkspaceBranchReference(branch: publishedBranch, revision: head.id)
         )
-        return local.withValue { copies in
-          if let raced = copies[id] { return raced }
-          copies[id] = session
-          return session
-        }
+        return workingCopies.insertIfAbsent(session)
       },
       refreshBaseline: { source, baseline in
         _ = try await authorize()
@@ -77,7 +72,7 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
       },
       selectBranch: { source, branch in
         _ = try await authorize()
-        guard let current = local.withValue({ $0[source.workspace]?.baseline }) else {
+        guard let current = workingCopies[source.workspace]?.baseline else {
           throw DemoWorkspaceError.unknownWorkingCopy(source.workspace)
         }
         let base = try await system.revision(current.revision, of: current.branch.rawValue)
@@ -98,7 +93,7 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
         return EventChangeSet.between(baseline: base.events, working: Array(source.events))
       },
       publishProposal: { source, baseline, changes, request in
-        let (grant, token) = try await authorize()
+        let (grant, token) = try await authorize(.publish)
         keep(WorkspaceSession(source: source, baseline: baseline))
         do {
           let proposal = try await system.createProposal(
@@ -115,7 +110,7 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
             expected: WorkspaceBranchReference(branch: BranchName(branch), revision: expected),
             actual: WorkspaceBranchReference(branch: BranchName(branch), revision: actual)
           )
-        } catch DemoError.grantInvalid {
+        } catch DemoError.grantInvalid, DemoError.admissionDenied {
           throw WorkspaceAuthorizationError.invalidated
         }
       }

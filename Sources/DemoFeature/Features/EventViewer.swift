@@ -29,18 +29,23 @@ public struct EventViewer: WorkspaceContent {
     case startFreshProposal
     case propose(title: String)
     case retryProposal
-    case publicationFinished(PublicationOutcome)
-    case changesCaptured(EventChangeSet)
-    /// The server stopped honouring the grant while work was running.
-    case authorizationLost
-    case delegate(Delegate)
-
-    /// Requests for the parent, which owns the workspace.
-    public enum Delegate: Equatable, Sendable {
-      case publish(ProposalRequest)
-      case capture
-    }
+    /// A request for the workspace; `AuthoringWorkspace` forwards it (see ``workspaceRouting``).
+    /// The viewer sends `.publishProposal` itself; `.captureChanges` asks for a preview.
+    case request(WorkspaceRequest)
+    /// What the workspace answered, delivered by `AuthoringWorkspace`.
+    case workspace(WorkspaceEvent)
   }
+
+  /// Requests go out through ``Action/request(_:)``; the workspace's events come back through
+  /// ``Action/workspace(_:)``.
+  public static let workspaceRouting = WorkspaceRouting<EventViewer>(
+    requests: CasePath(embed: Action.request) {
+      if case .request(let request) = $0 { request } else { nil }
+    },
+    outcomes: CasePath(embed: Action.workspace) {
+      if case .workspace(let event) = $0 { event } else { nil }
+    }
+  )
 
   @Dependency(CatalogueClient.self) var catalogue
 
@@ -78,31 +83,15 @@ public struct EventViewer: WorkspaceContent {
       if case .publishing = state.local.form { return .none }
       return publish(ProposalRequest(title: title, summary: ""), &state)
     case .retryProposal:
-      guard case .failed(let request, _) = state.local.form else { return .none }
+      guard let request = state.local.form.retryableRequest else { return .none }
       return publish(request, &state)
-    case .authorizationLost:
-      if case .publishing(let request) = state.local.form {
-        state.local.form = .failed(request, reason: "authorization was lost; enter authoring again")
-      }
+    case .workspace(.publication(let outcome)):
+      finish(&state.local, with: outcome)
       return .none
-    case .publicationFinished(let outcome):
-      switch outcome {
-      case .published(let record):
-        state.local.form = .published(record)
-        state.local.proposals.append(record)
-      case .noChanges:
-        state.local.form = .noChanges
-      case .headMoved(let mismatch):
-        state.local.form = .failed(
-          pendingRequest(state), reason: "\(mismatch.expected.branch) moved from \(mismatch.expected.revision) to \(mismatch.actual.revision); refresh first")
-      case .failed(let failure):
-        state.local.form = .failed(pendingRequest(state), reason: failure.message)
-      }
-      return .none
-    case .changesCaptured(let changes):
+    case .workspace(.changesCaptured(let changes)):
       state.local.preview = changes
       return .none
-    case .delegate:
+    case .request, .workspace:
       return .none
     }
   }
@@ -119,11 +108,36 @@ public struct EventViewer: WorkspaceContent {
       return .none
     }
     state.local.form = .publishing(request)
-    return .send(.delegate(.publish(request)))
+    return .send(.request(.publishProposal(request)))
   }
 
-  private func pendingRequest(_ state: State) -> ProposalRequest {
-    if case .publishing(let request) = state.local.form { return request }
-    return ProposalRequest(title: "", summary: "")
+  /// How the form shows the end of an attempt. Every outcome ends a running attempt, so the
+  /// form never stays `publishing`.
+  private func finish(_ local: inout Local, with outcome: PublicationOutcome) {
+    let pending: ProposalRequest? =
+      if case .publishing(let request) = local.form { request } else { nil }
+    let request = pending ?? ProposalRequest(title: "", summary: "")
+    switch outcome {
+    case .published(let record):
+      local.form = .published(record)
+      local.proposals.append(record)
+    case .publishedInvalidRecord:
+      // The record exists but its answer is invalid (reported): nothing of it is kept.
+      local.form = .unconfirmed(request)
+    case .noChanges:
+      local.form = .noChanges
+    case .headMoved(let mismatch):
+      local.form = .failed(
+        request,
+        reason: "\(mismatch.expected.branch) moved from \(mismatch.expected.revision) to \(mismatch.actual.revision); refresh first")
+    case .failed(let failure) where failure.kind == .authorizationInvalidated:
+      local.form = .failed(request, reason: "authorization was lost; enter authoring again")
+    case .failed(let failure):
+      local.form = .failed(request, reason: failure.message)
+    case .interrupted(let interrupted):
+      // An older attempt superseded by the one running now says nothing about it.
+      guard pending == nil || pending == interrupted else { return }
+      local.form = .interrupted(interrupted)
+    }
   }
 }

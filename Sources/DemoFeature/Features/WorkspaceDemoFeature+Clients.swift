@@ -4,42 +4,49 @@ import ComposableWorkspace
 
 extension WorkspaceDemoFeature {
   /// The live feature graph with the demo's accounts, sessions and admission on `system`, and
-  /// the catalogue and the workspace of another backend (a Git remote, say): the same
-  /// composition as ``live(system:credentials:workingCopies:)``, with two clients swapped.
+  /// the catalogue, the workspace and the local data of another backend (a Git remote, say):
+  /// the same composition as ``live(system:credentials:workingCopies:)``, with those clients
+  /// swapped. Every client that needs the capability reads `credentials.capability`, the
+  /// provider installed here for Authoring to publish into.
   ///
   /// ```swift
   /// WorkspaceDemoFeature.live(
   ///   system: system, credentials: credentials,
-  ///   workspace: gitBackedWorkspace, catalogue: gitBackedCatalogue
+  ///   workspace: gitBackedWorkspace, catalogue: gitBackedCatalogue, localData: gitLocalData
   /// )
   /// ```
   public static func live(
     system: DemoSystem,
     credentials: DemoCredentials,
     workspace: DemoWorkspaceClient,
-    catalogue: CatalogueClient
+    catalogue: CatalogueClient,
+    localData: LocalWorkspaceDataClient
   ) -> some Reducer<State, Action> {
     WorkspaceDemoFeature()
+      .dependency(credentials.capability)
       .dependency(AuthClient.demo(system: system, credentials: credentials))
       .dependency(AuthoringClient.demo(system: system, credentials: credentials))
       .dependency(workspace)
       .dependency(catalogue)
+      .dependency(localData)
   }
 }
 
-/// Builds the demo application's store with the workspace and catalogue of another backend;
-/// accounts, sessions and admission stay on `system`. See
-/// ``WorkspaceDemoFeature/live(system:credentials:workspace:catalogue:)``.
+/// Builds the demo application's store with the workspace, catalogue and local data of
+/// another backend; accounts, sessions and admission stay on `system`. See
+/// ``WorkspaceDemoFeature/live(system:credentials:workspace:catalogue:localData:)``.
 @MainActor
 public func makeWorkspaceDemoStore(
   system: DemoSystem,
   credentials: DemoCredentials,
   workspace: DemoWorkspaceClient,
   catalogue: CatalogueClient,
+  localData: LocalWorkspaceDataClient,
   initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
 ) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
   Store(initialState: initialState) {
     WorkspaceDemoFeature.live(
-      system: system, credentials: credentials, workspace: workspace, catalogue: catalogue)
+      system: system, credentials: credentials, workspace: workspace, catalogue: catalogue,
+      localData: localData)
   }
 }

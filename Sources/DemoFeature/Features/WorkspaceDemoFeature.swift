@@ -13,8 +13,15 @@ import ComposableWorkspace
 ///   `.concatenate`, so a late answer for the previous identity can never restore anything.
 ///   Sign-in and sign-out end with that reconciliation, so awaiting their task awaits
 ///   admission (and the preparation it requests);
-/// - it routes the content's requests to the workspace and the workspace's outcomes back to
-///   the content's proposal form.
+/// - it shows the failures of the operations it requested itself (refresh, branch selection,
+///   a preview) in ``State/notice`` — except invalid client output, which the workspace has
+///   reported as an issue and which never becomes state;
+/// - it removes local workspace data when asked (``Action/forgetWorkspace``): an operation the
+///   spec leaves to the application.
+///
+/// The content's requests and the workspace's outcomes are routed by `AuthoringWorkspace`
+/// itself (``EventViewer/workspaceRouting``), and a server-side revocation reaches Authoring
+/// through it too: none of that is glue here.
 public struct WorkspaceDemoFeature: Reducer {
   public typealias Editing = AuthoringWorkspace<EventViewer>
 
@@ -46,8 +53,15 @@ public struct WorkspaceDemoFeature: Reducer {
     /// Tells Authoring about a session change, if there was one: invalidate (awaited), then
     /// refresh admission for a new valid session.
     case reconcileIdentity
+    /// Asks for admission; when already admitted without a ready workspace (after
+    /// ``forgetWorkspace``, or a failed preparation), prepares it again.
     case enterAuthoring
     case leaveAuthoring
+    /// Removes the local workspace data: the workspace returns to `inactive` (its operations
+    /// cancelled), the proposal form and preview are cleared, and the local copy is deleted
+    /// through ``LocalWorkspaceDataClient``. Records already created stay listed; they are
+    /// remote. Unproposed edits are lost — that is what was asked.
+    case forgetWorkspace
     case refreshPublished
     case selectBranch(BranchName)
     case listProposals
@@ -57,6 +71,7 @@ public struct WorkspaceDemoFeature: Reducer {
 
   @Dependency(AuthClient.self) var auth
   @Dependency(CatalogueClient.self) var catalogue
+  @Dependency(LocalWorkspaceDataClient.self) var localData
 
   public init() {}
 
@@ -104,7 +119,15 @@ public struct WorkspaceDemoFeature: Reducer {
           : .concatenate(invalidate, .send(.editing(.authoring(.refreshAdmission))))
 
       case .enterAuthoring:
-        return .send(.editing(.authoring(.requestAuthoring)))
+        guard state.editing.authoring.context != nil else {
+          return .send(.editing(.authoring(.requestAuthoring)))
+        }
+        switch state.editing.workspace.availability {
+        case .inactive, .preparationFailed: return .send(.editing(.workspace(.prepareSource)))
+        case .preparing, .ready: return .none
+        }
+      case .forgetWorkspace:
+        return forget(&state)
       case .leaveAuthoring:
         return .send(.editing(.authoring(.leaveAuthoring)))
       case .refreshPublished:
@@ -134,37 +157,37 @@ public struct WorkspaceDemoFeature: Reducer {
     }
   }
 
-  /// Connects the content's requests to the workspace, and the workspace's outcomes to the
-  /// content's form and the app's notice.
+  /// Shows the failures of the operations the application requested; invalid client output
+  /// was reported as an issue by the workspace and is kept nowhere.
   private func route(_ action: Editing.Action, _ state: inout State) -> Effect<Action> {
-    switch action {
-    case .content(.delegate(.publish(let request))):
-      return .send(.editing(.workspace(.publishProposal(request))))
-    case .content(.delegate(.capture)):
-      return .send(.editing(.workspace(.captureChanges)))
-    case .workspace(.delegate(.publication(let outcome))):
-      return .send(.editing(.content(.publicationFinished(outcome))))
-    case .workspace(.delegate(.changesCaptured(let changes))):
-      return .send(.editing(.content(.changesCaptured(changes))))
-    case .workspace(.delegate(.authorizationInvalidated)):
-      // The server no longer honours the grant: Authoring drops it (which interrupts the
-      // workspace), and a running proposal form learns why it stopped.
-      return .merge(
-        .send(.editing(.content(.authorizationLost))),
-        .send(.editing(.authoring(.authorizationInvalidated)))
-      )
-    case .workspace(.delegate(.refreshFailed(let failure))):
-      state.notice = "refresh failed: \(failure.message)"
-      return .none
-    case .workspace(.delegate(.branchSelectionFailed(let branch, let failure))):
-      state.notice = "could not select \(branch): \(failure.message)"
-      return .none
-    case .workspace(.delegate(.captureFailed(let failure))):
-      state.notice = "could not compare changes: \(failure.message)"
-      return .none
-    case .authoring, .workspace, .content:
-      return .none
+    guard case .workspace(.delegate(let event)) = action else { return .none }
+    let failure: (operation: String, WorkspaceFailure)
+    switch event {
+    case .refreshFailed(let cause): failure = ("refresh failed", cause)
+    case .branchSelectionFailed(let branch, let cause): failure = ("could not select \(branch)", cause)
+    case .captureFailed(let cause): failure = ("could not compare changes", cause)
+    default: return .none
     }
+    guard failure.1.kind != .invalidIntegratorOutput else { return .none }
+    state.notice = "\(failure.operation): \(failure.1.message)"
+    return .none
+  }
+
+  /// Resets the workspace to `inactive` (cancelling its operations), then deletes its local copy.
+  private func forget(_ state: inout State) -> Effect<Action> {
+    let id = state.editing.workspace.id
+    state.editing.workspace = WorkspaceState(id: id)
+    state.editing.content.form = .idle
+    state.editing.content.preview = nil
+    let localData = self.localData
+    return .merge(
+      .send(.editing(.workspace(.interruptAuthorizedWork))),
+      .run(modifying: State.self) { _, _ in
+        try await localData.remove(id)
+      } catch: { error, _, state in
+        await state.modify { $0.notice = "could not remove the local copy of \(id): \(error)" }
+      }
+    )
   }
 
   static var editingCase: CasePath<Action, Editing.Action> {
@@ -173,7 +196,8 @@ public struct WorkspaceDemoFeature: Reducer {
 }
 
 extension WorkspaceDemoFeature {
-  /// The live feature graph on `system`: every client composed with the same credentials.
+  /// The live feature graph on `system`: every client composed with the same credentials (and
+  /// so the same capability provider, which Authoring publishes into).
   ///
   /// - Parameter workingCopies: ready sessions restored from elsewhere (a state file).
   public static func live(
@@ -181,17 +205,22 @@ extension WorkspaceDemoFeature {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
   ) -> some Reducer<State, Action> {
-    live(
+    let copies = DemoWorkingCopies(workingCopies)
+    return live(
       system: system, credentials: credentials,
       workspace: DemoWorkspaceClient.demo(
-        system: system, credentials: credentials, workingCopies: workingCopies),
-      catalogue: CatalogueClient.demo(system: system)
+        system: system, credentials: credentials, workingCopies: copies),
+      catalogue: CatalogueClient.demo(system: system),
+      localData: LocalWorkspaceDataClient.demo(workingCopies: copies)
     )
   }
 }
 
 /// Builds the demo application's store: the live feature graph on an in-memory system. The
 /// application stories and `demo-cli` both use it.
+///
+/// A ready session in `initialState` (reopened from a file) becomes the client's working copy,
+/// so it opens, refreshes and switches branches as it was saved.
 ///
 /// ```swift
 /// let store = makeWorkspaceDemoStore()
@@ -205,7 +234,6 @@ public func makeWorkspaceDemoStore(
   initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
 ) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
   Store(initialState: initialState) {
-    // A ready session in the initial state (reopened from a file) is the client's working copy.
     WorkspaceDemoFeature.live(
       system: system, credentials: credentials,
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? []

@@ -67,19 +67,29 @@ public actor DemoSystem {
   /// Admits the session's person to authoring when the policy allows it, issuing a grant.
   public func admit(token: String) throws(DemoError) -> DemoGrant {
     let account = try account(token: token)
-    guard account.mayAuthor else { throw .admissionDenied("\(account.displayName) may read but not author") }
+    try Self.applyPolicy(to: account)
     state.lastGrantNumber += 1
     let grant = DemoGrant(id: "grant-\(state.lastGrantNumber)", username: account.username, sessionToken: token)
     state.grants[grant.id] = grant
     return grant
   }
 
-  /// The grant, if it is still valid for this session.
+  /// The grant, if it is still valid for this session and the policy still lets its holder
+  /// author — the same question ``admit(token:)`` asks (``DemoError/admissionDenied(_:)``
+  /// otherwise, for example for a grant issued before the account lost the right to author).
   public func validate(grantID: String, token: String) throws(DemoError) -> DemoGrant {
     guard let grant = state.grants[grantID], grant.sessionToken == token,
       state.sessions[token] == grant.username
     else { throw .grantInvalid }
+    try Self.applyPolicy(to: account(token: token))
     return grant
+  }
+
+  /// The admission policy: authors may author, readers may not.
+  private static func applyPolicy(to account: DemoAccount) throws(DemoError) {
+    guard account.mayAuthor else {
+      throw .admissionDenied("\(account.displayName) may read but not author")
+    }
   }
 
   /// Ends a grant.

@@ -27,7 +27,7 @@ struct GitBackend: Sendable {
 
   /// The application's clients on this remote.
   func clients(system: DemoSystem, credentials: DemoCredentials) -> (
-    workspace: DemoWorkspaceClient, catalogue: GitCatalogue
+    workspace: DemoWorkspaceClient, catalogue: GitCatalogue, localData: LocalWorkspaceDataClient
   ) {
     let capability = Self.capability(system: system, credentials: credentials)
     let git = GitWorkspaceClient(
@@ -36,23 +36,25 @@ struct GitBackend: Sendable {
       capability: capability
     )
     let catalogue = GitCatalogue(remote: remote, root: root)
-    return (.git(git, reader: catalogue.reader, capability: capability), catalogue)
+    return (
+      .git(git, reader: catalogue.reader, capability: capability), catalogue,
+      LocalWorkspaceDataClient(remove: { id in try await git.removeWorkingCopy(id) })
+    )
   }
 
-  /// The current authoring capability, as the server sees it: the grant in `credentials`, if
-  /// the system still honours it for the signed-in session (else `nil`, which the Git client
-  /// answers with `WorkspaceAuthorizationError.invalidated`).
+  /// The current authoring capability, as the server sees it: the context Authoring validated
+  /// (`credentials.capability`), if the system still honours its grant for the signed-in
+  /// session (else `nil`, which the Git client answers with
+  /// `WorkspaceAuthorizationError.invalidated`).
   static func capability(system: DemoSystem, credentials: DemoCredentials)
     -> @Sendable () async -> AuthoringContext?
   {
     {
-      let values = credentials.current
-      guard let grant = values.grant, let session = values.session,
-        let validated = try? await system.validate(grantID: grant.rawValue, token: session.token)
+      guard let context = credentials.capability.current,
+        let session = credentials.current.session,
+        (try? await system.validate(grantID: context.grant.rawValue, token: session.token)) != nil
       else { return nil }
-      return AuthoringContext(
-        identity: AuthoringIdentity(rawValue: validated.username), grant: grant,
-        capabilities: [.edit, .publish])
+      return context
     }
   }
 }

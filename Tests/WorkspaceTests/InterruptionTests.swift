@@ -1,0 +1,102 @@
+import ComposableCore
+import ComposableTesting
+import ComposableWorkspace
+import Testing
+
+/// A publication interrupted before its record exists still ends for its requester: the form
+/// hears `.interrupted(request)` and can retry the same request (same idempotency key).
+@MainActor
+@Suite("Interrupted publication")
+struct InterruptionTests {
+  @Test("interruptAuthorizedWork during publishProposal: the form hears .interrupted with its request")
+  func interruptedWhilePublishing() async {
+    let publishing = Signal()
+    let store = makeStore {
+      $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
+      $0.workspaceClient.publishProposal = { _, _, _, _ in
+        await publishing.fire()
+        // A request that honours cancellation and never answers on its own.
+        try await TestClock().sleep(for: .seconds(1))
+        return Fixture.record
+      }
+    }
+
+    await store.send(.publishProposal(Fixture.request))
+    await publishing.wait()
+    await store.send(.interruptAuthorizedWork)
+    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    #expect(store.state == Fixture.ready)
+    await store.finish()
+  }
+
+  @Test("an interruption during the retry backoff ends as .interrupted; no further call is made")
+  func interruptedDuringBackoff() async {
+    let clock = TestClock()
+    let calls = LockIsolated(0)
+    let store = makeStore {
+      $0.clock = clock
+      $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
+      $0.workspaceClient.publishProposal = { _, _, _, _ in
+        calls.withValue { $0 += 1 }
+        throw WorkspaceUnavailableError("gateway timeout")
+      }
+    }
+
+    await store.send(.publishProposal(Fixture.request))
+    await waitUntil { clock.sleeperCount == 1 }
+    await store.send(.interruptAuthorizedWork)
+    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.finish()
+    #expect(calls.current == 1)
+  }
+
+  @Test("an interruption during capture ends as .interrupted and never calls publishProposal")
+  func interruptedWhileCapturing() async {
+    let capturing = Signal()
+    let gate = Gate()
+    let store = makeStore {
+      $0.workspaceClient.captureChanges = { _, _ in
+        await capturing.fire()
+        await gate.wait()  // answers although cancelled
+        return Fixture.edits
+      }
+      // publishProposal stays unimplemented: calling it after the interruption would be reported.
+    }
+
+    await store.send(.publishProposal(Fixture.request))
+    await capturing.wait()
+    await store.send(.interruptAuthorizedWork)
+    await gate.open()
+    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.finish()
+  }
+
+  @Test("a newer publishProposal supersedes the older: each request hears its own end")
+  func supersededAttempt() async {
+    let first = Signal()
+    let calls = LockIsolated(0)
+    let newer = ProposalRequest(
+      title: "Autumn schedule, again", summary: "", idempotencyKey: Fixture.request.idempotencyKey)
+    let store = makeStore {
+      $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
+      $0.workspaceClient.publishProposal = { _, _, _, _ in
+        let call = calls.withValue {
+          $0 += 1
+          return $0
+        }
+        if call == 1 {
+          await first.fire()
+          try await TestClock().sleep(for: .seconds(1))
+        }
+        return Fixture.record
+      }
+    }
+
+    await store.send(.publishProposal(Fixture.request))
+    await first.wait()
+    await store.send(.publishProposal(newer))
+    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.receive(.delegate(.publication(.published(Fixture.record))))
+    await store.finish()
+  }
+}
