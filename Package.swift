@@ -86,6 +86,13 @@ let package = Package(
       name: "GitWorkspaceTests",
       dependencies: ["GitWorkspace", "ComposableTesting", "ComposableWorkspaceTesting"]
     ),
+    // The README's downstream guide: its snippets are this target's code, checked word for word.
+    .testTarget(
+      name: "DownstreamGuideTests",
+      dependencies: [
+        "ComposableAuthoringWorkspace", "ComposableTesting", "ComposableWorkspaceTesting",
+      ]
+    ),
     .testTarget(
       name: "DemoCLITests",
       dependencies: ["demo-cli", "WorkspaceDemoFeature", "ComposableTesting"]
