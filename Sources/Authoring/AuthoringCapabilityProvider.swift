@@ -3,11 +3,11 @@ import ComposableCore
 /// The one source of the current authoring capability for clients: it holds exactly the
 /// ``AuthoringContext`` that ``Authoring`` validated, and nothing else.
 ///
-/// Authoring publishes into the provider installed for it (`@Dependency(AuthoringCapabilityProvider.self)`)
-/// in the same main-actor turn as each change of ``Authoring/State/admission`` — a context
-/// appears only once validated, and is gone as soon as it is invalidated, revoked or left, or
-/// when a cancelled (late) answer would have brought it back. No client or application code
-/// writes it.
+/// Authoring publishes into the provider installed for it
+/// (`@Dependency(AuthoringCapabilityProvider.self)`) in the same main-actor turn as each change
+/// of ``Authoring/State/admission``: a context appears only once validated, and is gone as soon
+/// as it is invalidated, revoked or left. A cancelled (late) answer never reaches it, as it
+/// never reaches Authoring's state. No client or application code writes it.
 ///
 /// The application makes one per Authoring, installs it once at its composition root, and
 /// hands the same instance to the clients it builds:

@@ -32,7 +32,7 @@ import ComposableWorkspace
 ///       state.local.form = .publishing(request)
 ///       return .send(.request(.publishProposal(request)))
 ///     case .workspace(.publication(let outcome)):
-///       state.local.form = .finished(outcome)
+///       state.local.form.finish(outcome)   // every attempt ends with exactly one outcome
 ///       return .none
 ///     case .request, .workspace:
 ///       return .none

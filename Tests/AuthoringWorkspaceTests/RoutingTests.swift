@@ -73,7 +73,7 @@ struct RoutingTests {
   func interruptionIsRouted() async {
     let ada = context("ada")
     let request = ProposalRequest(title: "More", summary: "", idempotencyKey: UUID(2))
-    let publishing = PendingAnswer<Void>()
+    let publishing = LockIsolated(false)
     let store = TestStore(initialState: proposingState(admitted: ada)) {
       AuthoringWorkspace { ProposingNotes() }
     } withDependencies: {
@@ -81,7 +81,7 @@ struct RoutingTests {
       $0[WorkspaceClient<Notebook, NotebookChanges>.self] = notebookClient(
         captureChanges: { _, _ in NotebookChanges(lines: ["+ more"]) },
         publishProposal: { _, _, _, _ in
-          publishing.resolve(())
+          publishing.setValue(true)
           // A request that honours cancellation and never answers on its own.
           try await TestClock().sleep(for: .seconds(1))
           return ProposalRecord(id: "never", contentRevision: "c0", target: baseline)
@@ -91,7 +91,7 @@ struct RoutingTests {
     await store.send(.content(.propose(request)))
     await store.receive(.content(.request(.publishProposal(request))))
     await store.receive(.workspace(.publishProposal(request)))
-    await publishing.value()
+    await eventually { publishing.current }
     await store.send(.authoring(.leaveAuthoring)) {
       $0.authoring = Authoring.State(admission: .notAdmitted)
     }

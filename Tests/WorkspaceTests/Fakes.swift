@@ -87,26 +87,41 @@ actor Gate {
   }
 }
 
-/// Counts events a fake fires and lets a test await each one, in order.
+/// Counts events a fake fires and lets a test await each one, in order. A wait that outlasts
+/// its limit fails the test instead of hanging it.
 actor Signal {
   private var fired = 0
   private var consumed = 0
-  private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+  private var lastID = 0
 
   func fire() {
     fired += 1
     if !waiters.isEmpty {
       consumed += 1
-      waiters.removeFirst().resume()
+      waiters.removeFirst().continuation.resume()
     }
   }
 
-  func wait() async {
+  func wait(within limit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
     if consumed < fired {
       consumed += 1
       return
     }
-    await withCheckedContinuation { waiters.append($0) }
+    lastID += 1
+    let id = lastID
+    let timer = Task {
+      try? await Task.sleep(for: limit)
+      self.expire(id, limit: limit, sourceLocation: sourceLocation)
+    }
+    await withCheckedContinuation { waiters.append((id, $0)) }
+    timer.cancel()
+  }
+
+  private func expire(_ id: Int, limit: Duration, sourceLocation: SourceLocation) {
+    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+    waiters.remove(at: index).continuation.resume()
+    Issue.record("The awaited event did not fire within \(limit).", sourceLocation: sourceLocation)
   }
 }
 

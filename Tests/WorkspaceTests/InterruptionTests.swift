@@ -74,6 +74,7 @@ struct InterruptionTests {
   @Test("a newer publishProposal supersedes the older: each request hears its own end")
   func supersededAttempt() async {
     let first = Signal()
+    let second = Gate()
     let calls = LockIsolated(0)
     let newer = ProposalRequest(
       title: "Autumn schedule, again", summary: "", idempotencyKey: Fixture.request.idempotencyKey)
@@ -87,6 +88,8 @@ struct InterruptionTests {
         if call == 1 {
           await first.fire()
           try await TestClock().sleep(for: .seconds(1))
+        } else {
+          await second.wait()
         }
         return Fixture.record
       }
@@ -96,6 +99,7 @@ struct InterruptionTests {
     await first.wait()
     await store.send(.publishProposal(newer))
     await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await second.open()
     await store.receive(.delegate(.publication(.published(Fixture.record))))
     await store.finish()
   }

@@ -161,15 +161,15 @@ public struct WorkspaceDemoFeature: Reducer {
   /// was reported as an issue by the workspace and is kept nowhere.
   private func route(_ action: Editing.Action, _ state: inout State) -> Effect<Action> {
     guard case .workspace(.delegate(let event)) = action else { return .none }
-    let failure: (operation: String, WorkspaceFailure)
+    let failure: (operation: String, cause: WorkspaceFailure)
     switch event {
     case .refreshFailed(let cause): failure = ("refresh failed", cause)
     case .branchSelectionFailed(let branch, let cause): failure = ("could not select \(branch)", cause)
     case .captureFailed(let cause): failure = ("could not compare changes", cause)
     default: return .none
     }
-    guard failure.1.kind != .invalidIntegratorOutput else { return .none }
-    state.notice = "\(failure.operation): \(failure.1.message)"
+    guard failure.cause.kind != .invalidIntegratorOutput else { return .none }
+    state.notice = "\(failure.operation): \(failure.cause.message)"
     return .none
   }
 

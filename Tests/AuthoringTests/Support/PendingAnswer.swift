@@ -1,10 +1,12 @@
 import ComposableCore
+import Testing
 
 /// An endpoint answer that the test releases when it chooses.
 ///
 /// The endpoint suspends in ``value()`` — ignoring cancellation, like a server that answers
 /// anyway — the test waits until it got there with ``arrival()``, then answers with
-/// ``resolve(_:)`` or ``fail(_:)``. No wall-clock waiting.
+/// ``resolve(_:)`` or ``fail(_:)``. No wall-clock waiting, except that an arrival that never
+/// comes fails the test after a limit instead of hanging it.
 final class PendingAnswer<Value: Sendable>: Sendable {
   private struct Box {
     var arrived = false
@@ -31,8 +33,19 @@ final class PendingAnswer<Value: Sendable>: Sendable {
     return try result.get()
   }
 
-  /// Suspends until the endpoint is waiting for its answer.
-  func arrival() async {
+  /// Suspends until the endpoint is waiting for its answer; fails the test if it does not
+  /// get there within `limit`.
+  func arrival(within limit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+    let timer = Task {
+      try? await Task.sleep(for: limit)
+      let waiters = box.withValue { box -> [CheckedContinuation<Void, Never>] in
+        defer { box.arrivalWaiters = [] }
+        return box.arrived ? [] : box.arrivalWaiters
+      }
+      guard !waiters.isEmpty else { return }
+      Issue.record("The endpoint was not called within \(limit).", sourceLocation: sourceLocation)
+      for waiter in waiters { waiter.resume() }
+    }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let arrived = box.withValue { box in
         if !box.arrived { box.arrivalWaiters.append(continuation) }
@@ -40,6 +53,7 @@ final class PendingAnswer<Value: Sendable>: Sendable {
       }
       if arrived { continuation.resume() }
     }
+    timer.cancel()
   }
 
   /// Answers `value`.
