@@ -89,8 +89,9 @@ public struct AuthoringWorkspace<Content: WorkspaceContent>: Reducer {
 
   public var body: some Reducer<State, Action> {
     Reduce { state, action in
-      // Built per action: its name comes from the workspace the state belongs to.
-      Scope(state: \.authoring, action: Self.authoringCase) {
+      // Built per Authoring action: its name comes from the workspace the state belongs to.
+      guard case .authoring = action else { return .none }
+      return Scope(state: \.authoring, action: Self.authoringCase) {
         Authoring(id: AuthoringID(rawValue: state.workspace.id.rawValue))
       }
       .reduce(into: &state, action: action)
