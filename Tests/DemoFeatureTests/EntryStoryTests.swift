@@ -6,7 +6,7 @@ import Testing
 import WorkspaceDemoFeature
 
 @MainActor
-@Suite("Application stories: entry")
+@Suite("Focused stories (TestStore on the live graph): entry")
 struct EntryStoryTests {
   @Test("Start, sign in, admission, preparation: ready at the published revision")
   func entry() async {

@@ -6,7 +6,7 @@ import Testing
 import WorkspaceDemoFeature
 
 @MainActor
-@Suite("Application stories: grant loss and re-entry")
+@Suite("Focused stories (TestStore on the live graph): grant loss, re-entry, identity change")
 struct GrantLossStoryTests {
   let harbour = Event(id: "e4", title: "Harbour Lights", date: "2027-03-13", venue: "Quay")
 
