@@ -32,10 +32,10 @@ final class EffectExecutor: TaskExecutor, Sendable {
     var lastWaiter: UInt64 = 0
   }
 
-  /// Concurrent, like the global executor effects would otherwise use: an effect that blocks
-  /// its thread does not stall the others.
-  private let queue = DispatchQueue(
-    label: "ComposableTesting.EffectExecutor", attributes: .concurrent)
+  /// Serial: one effect job at a time, in order, on a thread of its own. (A serial queue gets
+  /// a thread even when the width-limited global pool is busy with blocking work elsewhere in
+  /// the process; a concurrent queue would wait behind it.)
+  private let queue = DispatchQueue(label: "ComposableTesting.EffectExecutor")
   private let counters = LockIsolated(Counters())
 
   func enqueue(_ job: consuming ExecutorJob) {

@@ -62,7 +62,10 @@ public struct ProcessRunner: Sendable {
     )
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<ProcessResult, Never>) in
-        DispatchQueue.global(qos: .userInitiated).async {
+        // `collect` blocks until the child exits: on a queue of its own (which gets a thread
+        // of its own), never on the width-limited global pool that Swift concurrency and the
+        // rest of the process share.
+        DispatchQueue(label: "ProcessRunner.collect", qos: .userInitiated).async {
           continuation.resume(returning: child.collect())
         }
       }
