@@ -1,9 +1,12 @@
 /// How one publication attempt ended, delivered to the proposal form as
-/// `.delegate(.publication(outcome))`. Every attempt ends with exactly one of these, however it
-/// ended — including when it was interrupted.
+/// `.delegate(.publication(outcome))`. Every attempt that is not cancelled ends with exactly one
+/// of these; an attempt cancelled by `interruptAuthorizedWork` ends with the workspace's
+/// `.delegate(.interrupted)` instead (sent by the interrupting action itself, so it arrives even
+/// when the attempt had not started), or — if its record was created anyway — with
+/// ``published(_:)`` after that.
 ///
 /// None of these change the workspace: the ready session and its baseline stay as they were.
-/// ``noChanges``, ``headMoved(_:)``, ``failed(_:)`` and ``interrupted(_:)`` happened before the
+/// ``noChanges``, ``headMoved(_:)`` and ``failed(_:)`` happened before the
 /// commit point (no record was created by this attempt, so the form may retry the same
 /// request, whose idempotency key makes the retry create at most one record).
 /// ``published(_:)`` and ``publishedInvalidRecord(_:)`` are the commit point itself: a record
@@ -17,11 +20,6 @@ public enum PublicationOutcome: Hashable, Sendable {
   /// transient errors). A client answering ``WorkspaceAuthorizationError/invalidated`` ends
   /// here too, with a failure of kind ``WorkspaceFailure/Kind/authorizationInvalidated``.
   case failed(WorkspaceFailure)
-  /// The attempt was cancelled before the commit point (`interruptAuthorizedWork`, or a newer
-  /// `publishProposal`): the answer of a record never arrived. This is the attempt's
-  /// `request`: send it again (same idempotency key) to retry — the remote answers the record
-  /// if one was created meanwhile, and creates one otherwise.
-  case interrupted(ProposalRequest)
   /// The remote created the record. It is reported, never installed: the baseline is unchanged.
   case published(ProposalRecord)
   /// The remote created a record, but the client answered one that breaks the integration

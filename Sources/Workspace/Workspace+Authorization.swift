@@ -6,7 +6,12 @@ extension Workspace {
       // An interrupted preparation leaves no coherent session.
       state.availability = .inactive
     }
-    return .merge(WorkspaceOperation.all(of: state.id).map { Effect<Action>.cancel(id: $0) })
+    // The requesters hear it from this action itself: an operation cancelled before its task
+    // began never runs, so it could never tell them.
+    return .merge(
+      .merge(WorkspaceOperation.all(of: state.id).map { Effect<Action>.cancel(id: $0) }),
+      .send(.delegate(.interrupted))
+    )
   }
 }
 

@@ -25,12 +25,11 @@ extension Workspace {
         outcome = try await attemptPublication(
           request, of: session, client: client, clock: clock, retry: retry)
       } catch {
-        // Every way the attempt ends reaches the form, delivered even when this work was
-        // cancelled: a form left `publishing` could never retry its request.
-        let interrupted = Task.isCancelled || error is CancellationError
-        await send.deliver(.delegate(.publication(
-          interrupted ? .interrupted(request) : PublicationOutcome(failure: error))))
-        if !interrupted, isAuthorizationInvalidated(error) { await authorizationLost(send) }
+        // Cancelled: whoever cancelled told the requester (`interruptAuthorizedWork` posts
+        // `.interrupted`; a newer attempt answers for itself). Nothing more to say.
+        guard !Task.isCancelled, !(error is CancellationError) else { return }
+        await send(.delegate(.publication(PublicationOutcome(failure: error))))
+        if isAuthorizationInvalidated(error) { await authorizationLost(send) }
         return
       }
       // Past the commit point the record is reported even if this work was interrupted

@@ -27,11 +27,11 @@ import ComposableCore
 ///   an empty change set ends as `.noChanges` without a remote call; otherwise publish, retrying
 ///   ``WorkspaceTransientError``s on `@Dependency(\.clock)` per ``publicationRetry`` with the
 ///   same request (same idempotency key). ``WorkspaceHeadMismatch`` ends as `.headMoved`, other
-///   errors before the record as `.failed`, a cancellation before the record as
-///   `.interrupted(request)` (delivered although the work was cancelled, so the form can retry
-///   its request). Record creation is the commit point: the record is reported as `.published`
-///   (`.publishedInvalidRecord` when its target is wrong), never installed; the baseline never
-///   changes. Every attempt ends with exactly one outcome.
+///   errors before the record as `.failed`. `interruptAuthorizedWork` posts `.interrupted` itself
+///   (an attempt whose task had not started never runs, so only the interrupting action can
+///   tell), and the requester keeps its request for the retry. Record creation is the commit
+///   point: the record is reported as `.published` (`.publishedInvalidRecord` when its target
+///   is wrong) even after an interruption, never installed; the baseline never changes.
 /// - **Authorization**: a client throwing ``WorkspaceAuthorizationError/invalidated`` fails the
 ///   requesting operation (its requester hears it, with a failure of kind
 ///   ``WorkspaceFailure/Kind/authorizationInvalidated``), then the workspace posts

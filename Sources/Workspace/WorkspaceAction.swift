@@ -23,13 +23,15 @@ extension Workspace {
     /// ``WorkspaceOperation/capture(of:)``.
     case captureChanges
     /// Captures, then publishes one proposal with `request` (retrying transient failures with
-    /// the same key). Exactly one `.delegate(.publication(…))` tells how the attempt ended —
-    /// `.interrupted(request)` when it was cancelled before the commit point; the baseline
-    /// never changes.
-    /// Tracked as ``WorkspaceOperation/publication(of:)``.
+    /// the same key). Exactly one `.delegate(.publication(…))` tells how the attempt ended,
+    /// unless `interruptAuthorizedWork` cancelled it (then `.delegate(.interrupted)` tells; a
+    /// newer `publishProposal` supersedes it and its outcome answers instead). The baseline
+    /// never changes. Tracked as ``WorkspaceOperation/publication(of:)``.
     case publishProposal(ProposalRequest)
-    /// Cancels every operation in flight (for example because the grant was invalidated).
-    /// A ready session is kept; an interrupted preparation returns to `inactive`.
+    /// Cancels every operation in flight (for example because the grant was invalidated) and
+    /// posts `.delegate(.interrupted)` at once, so every requester still waiting stops waiting
+    /// — even for work whose task had not started. A ready session is kept; an interrupted
+    /// preparation returns to `inactive`.
     case interruptAuthorizedWork
     /// Outcomes for the parent and the requesting UI; ``Workspace`` itself ignores them.
     case delegate(Delegate)
@@ -55,6 +57,12 @@ extension Workspace {
       case captureFailed(WorkspaceFailure)
       /// How a `publishProposal` attempt ended.
       case publication(PublicationOutcome)
+      /// `interruptAuthorizedWork` cancelled every operation in flight: a requester still
+      /// waiting for an answer gets none. It keeps its request — a publication retried with the
+      /// same request (same idempotency key) answers the record if one was created meanwhile,
+      /// and creates one otherwise. A record created anyway is still delivered afterwards, as
+      /// `.publication(.published(record))`. Posted whether or not anything was running.
+      case interrupted
     }
   }
 

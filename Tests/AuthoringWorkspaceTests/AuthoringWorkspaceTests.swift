@@ -69,9 +69,9 @@ struct AuthoringWorkspaceTests {
     }
 
     let first = await store.send(.first(.authoring(.requestAuthoring)))
-    await eventually { answers[0].hasArrived }
+    #expect(answers[0].hasArrived)
     let second = await store.send(.second(.authoring(.requestAuthoring)))
-    await eventually { answers[1].hasArrived }
+    #expect(answers[1].hasArrived)
     await store.send(.second(.authoring(.leaveAuthoring)))
     // The first layer's admission was neither superseded nor cancelled by its sibling.
     answers[1].resolve(ada)
@@ -115,12 +115,13 @@ struct AuthoringWorkspaceTests {
         prepareSource: { _ in await answer.value() })
     }
     await store.send(.workspace(.prepareSource)) { $0.workspace.availability = .preparing }
-    await eventually { answer.hasArrived }
+    #expect(answer.hasArrived)
     await store.send(.authoring(.authorizationInvalidated)) {
       $0.authoring = Authoring.State(admission: .notAdmitted)
     }
     await store.receive(.authoring(.delegate(.grantInvalidated)))
     await store.receive(.workspace(.interruptAuthorizedWork)) { $0.workspace.availability = .inactive }
+    await store.receive(.workspace(.delegate(.interrupted)))
     answer.resolve(preparedSession)
     await store.finish()
     #expect(store.state.workspace.availability == .inactive)
@@ -140,12 +141,13 @@ struct AuthoringWorkspaceTests {
     }
     let request = ProposalRequest(title: "More", summary: "", idempotencyKey: UUID(0))
     await store.send(.workspace(.publishProposal(request)))
-    await eventually { record.hasArrived }
+    #expect(record.hasArrived)
     await store.send(.authoring(.authorizationInvalidated)) {
       $0.authoring = Authoring.State(admission: .notAdmitted)
     }
     await store.receive(.authoring(.delegate(.grantInvalidated)))
     await store.receive(.workspace(.interruptAuthorizedWork))
+    await store.receive(.workspace(.delegate(.interrupted)))
     // The record was created anyway: past the commit point it is still reported, not lost.
     let created = ProposalRecord(id: "P1", contentRevision: "c1", target: baseline)
     record.resolve(created)
@@ -165,7 +167,7 @@ struct AuthoringWorkspaceTests {
         refreshBaseline: { _, _ in await answer.value() })
     }
     await store.send(.workspace(.refreshBaseline))
-    await eventually { answer.hasArrived }
+    #expect(answer.hasArrived)
     let typed = WorkspaceSession(source: Notebook(text: "hello, typed"), baseline: baseline)
     await store.send(.content(.type(", typed"))) { $0.workspace.availability = .ready(typed) }
     // The client refreshed the copy it was given, before the edit.

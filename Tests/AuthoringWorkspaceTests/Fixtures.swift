@@ -139,19 +139,13 @@ final class PendingAnswer<Value: Sendable>: Sendable {
   }
 }
 
-/// Waits (scheduler round trips only) until `condition` holds.
-func eventually(_ condition: @Sendable () -> Bool) async {
-  for _ in 0..<100_000 where !condition() {
-    await Task.yield()
-  }
-}
-
 /// Content that proposes and previews through the layer's routing, and remembers the answers.
 struct ProposingNotes: WorkspaceContent {
   typealias Source = Notebook
   typealias ChangeSet = NotebookChanges
   struct Local: Equatable, Sendable {
     var outcome: PublicationOutcome?
+    var interrupted = false
     var preview: NotebookChanges?
   }
   typealias State = AuthoringWorkspaceContent<Notebook, Local>
@@ -180,6 +174,9 @@ struct ProposingNotes: WorkspaceContent {
       return .send(.request(.captureChanges))
     case .workspace(.publication(let outcome)):
       state.local.outcome = outcome
+      return .none
+    case .workspace(.interrupted):
+      state.local.interrupted = true
       return .none
     case .workspace(.changesCaptured(let changes)):
       state.local.preview = changes

@@ -27,6 +27,8 @@ struct GrantLossStoryTests {
     }
     await store.receive(.editing(.authoring(.delegate(.grantInvalidated))))
     await store.receive(.editing(.workspace(.interruptAuthorizedWork)))
+    await store.receive(.editing(.workspace(.delegate(.interrupted))))
+    await store.receive(.editing(.content(.workspace(.interrupted))))
     await store.finish()
     #expect(store.state.editing.workspace.availability == edited)
 
@@ -76,6 +78,8 @@ struct GrantLossStoryTests {
     }
     await store.receive(.editing(.authoring(.delegate(.grantInvalidated))))
     await store.receive(.editing(.workspace(.interruptAuthorizedWork)))
+    await store.receive(.editing(.workspace(.delegate(.interrupted))))
+    await store.receive(.editing(.content(.workspace(.interrupted))))
     await store.receive(.editing(.authoring(.refreshAdmission)))
     await store.receiveModification {
       $0.editing.authoring = Authoring.State(admission: .admitted(grace))

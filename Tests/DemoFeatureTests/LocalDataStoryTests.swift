@@ -50,6 +50,8 @@ struct LocalDataStoryTests {
     }
     await store.send(.forgetWorkspace)
     await store.receive(.editing(.workspace(.interruptAuthorizedWork)))
+    await store.receive(.editing(.workspace(.delegate(.interrupted))))
+    await store.receive(.editing(.content(.workspace(.interrupted))))
     await store.receiveModification {
       $0.notice = "could not remove the local copy of events: the disk is read-only"
     }

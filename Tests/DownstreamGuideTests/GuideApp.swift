@@ -19,17 +19,25 @@ enum ProposalForm: Equatable, Sendable {
 
   /// Every outcome ends the attempt: the form never stays `publishing`.
   mutating func finish(_ outcome: PublicationOutcome) {
-    guard case .publishing(let request) = self else { return }
+    guard case .publishing(let request) = self else {
+      // A record that an interrupted attempt created anyway still arrives: keep it.
+      if case .published(let record) = outcome { self = .published(record) }
+      return
+    }
     switch outcome {
     case .published(let record): self = .published(record)
     case .publishedInvalidRecord: self = .recordUnconfirmed
     case .noChanges: self = .idle
     case .headMoved(let mismatch): self = .retryable(request, reason: "\(mismatch)")
     case .failed(let failure): self = .retryable(request, reason: failure.message)
-    case .interrupted(let interrupted) where interrupted == request:
-      self = .retryable(request, reason: "interrupted before the service answered")
-    case .interrupted: break  // an older, superseded attempt
     }
+  }
+
+  /// The workspace interrupted its operations (`.interrupted`): an attempt in flight will not
+  /// answer. Its request is kept, so the retry sends the same idempotency key.
+  mutating func interrupt() {
+    guard case .publishing(let request) = self else { return }
+    self = .retryable(request, reason: "interrupted before the service answered")
   }
 }
 // guide:end
@@ -74,6 +82,9 @@ struct EventViewer: WorkspaceContent {
       return publish(request, &state)  // the same request: the same idempotency key
     case .workspace(.publication(let outcome)):
       state.local.form.finish(outcome)
+      return .none
+    case .workspace(.interrupted):
+      state.local.form.interrupt()
       return .none
     case .request, .workspace:
       return .none

@@ -24,6 +24,7 @@ struct AuthorizationTests {
     #expect(store.isEffectInFlight(WorkspaceOperation.publication(of: Fixture.id)))
 
     await store.send(.interruptAuthorizedWork)
+    await store.receive(.delegate(.interrupted))
     #expect(!store.isEffectInFlight(WorkspaceOperation.publication(of: Fixture.id)))
     #expect(publication.isCancelled)
 
@@ -57,6 +58,7 @@ struct AuthorizationTests {
     await store.receive(.delegate(.refreshFailed(.authorizationInvalidated)))
     await store.receive(.delegate(.authorizationInvalidated))
     await store.receive(.interruptAuthorizedWork)
+    await store.receive(.delegate(.interrupted))
     #expect(!store.isEffectInFlight(WorkspaceOperation.capture(of: Fixture.id)))
 
     await gate.open()
@@ -77,6 +79,7 @@ struct AuthorizationTests {
     await store.receive(.delegate(.publication(.failed(.authorizationInvalidated))))
     await store.receive(.delegate(.authorizationInvalidated))
     await store.receive(.interruptAuthorizedWork)
+    await store.receive(.delegate(.interrupted))
     #expect(store.state == Fixture.ready)
     await store.finish()
   }
@@ -114,6 +117,7 @@ struct AuthorizationTests {
     let preparation = await store.send(.prepareSource) { $0.availability = .preparing }
     await preparing.wait()
     await store.send(.interruptAuthorizedWork) { $0.availability = .inactive }
+    await store.receive(.delegate(.interrupted))
     await gate.open()
     await preparation.finish()
 
@@ -127,8 +131,10 @@ struct AuthorizationTests {
   func interruptIdle() async {
     let store = makeStore()
     await store.send(.interruptAuthorizedWork)
+    await store.receive(.delegate(.interrupted))
     let inactive = makeStore(Fixture.inactive)
     await inactive.send(.interruptAuthorizedWork)
+    await inactive.receive(.delegate(.interrupted))
     await store.finish()
   }
 }

@@ -125,17 +125,3 @@ actor Signal {
   }
 }
 
-/// Waits until `condition` holds (for example a TestClock sleeper being registered), giving
-/// other tasks scheduler round trips in between — no clock is involved — and failing the test
-/// if it never holds.
-@MainActor
-func waitUntil(
-  _ condition: @escaping @MainActor () -> Bool,
-  sourceLocation: SourceLocation = #_sourceLocation
-) async {
-  for _ in 0..<1_000_000 {
-    if condition() { return }
-    await Task.yield()
-  }
-  Issue.record("Condition did not hold", sourceLocation: sourceLocation)
-}

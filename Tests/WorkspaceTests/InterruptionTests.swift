@@ -3,12 +3,13 @@ import ComposableTesting
 import ComposableWorkspace
 import Testing
 
-/// A publication interrupted before its record exists still ends for its requester: the form
-/// hears `.interrupted(request)` and can retry the same request (same idempotency key).
+/// A publication interrupted before its record exists still ends for its requester: the
+/// interrupting action posts `.interrupted` at once (even for an attempt that never started),
+/// and the form retries its own request (same idempotency key).
 @MainActor
 @Suite("Interrupted publication")
 struct InterruptionTests {
-  @Test("interruptAuthorizedWork during publishProposal: the form hears .interrupted with its request")
+  @Test("interruptAuthorizedWork during publishProposal: the requester hears .interrupted, once")
   func interruptedWhilePublishing() async {
     let publishing = Signal()
     let store = makeStore {
@@ -24,12 +25,12 @@ struct InterruptionTests {
     await store.send(.publishProposal(Fixture.request))
     await publishing.wait()
     await store.send(.interruptAuthorizedWork)
-    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.receive(.delegate(.interrupted))
     #expect(store.state == Fixture.ready)
     await store.finish()
   }
 
-  @Test("an interruption during the retry backoff ends as .interrupted; no further call is made")
+  @Test("an interruption during the retry backoff is .interrupted; no further call is made")
   func interruptedDuringBackoff() async {
     let clock = TestClock()
     let calls = LockIsolated(0)
@@ -43,14 +44,14 @@ struct InterruptionTests {
     }
 
     await store.send(.publishProposal(Fixture.request))
-    await waitUntil { clock.sleeperCount == 1 }
+    #expect(clock.sleeperCount == 1)
     await store.send(.interruptAuthorizedWork)
-    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.receive(.delegate(.interrupted))
     await store.finish()
     #expect(calls.current == 1)
   }
 
-  @Test("an interruption during capture ends as .interrupted and never calls publishProposal")
+  @Test("an interruption during capture is .interrupted and never calls publishProposal")
   func interruptedWhileCapturing() async {
     let capturing = Signal()
     let gate = Gate()
@@ -67,11 +68,11 @@ struct InterruptionTests {
     await capturing.wait()
     await store.send(.interruptAuthorizedWork)
     await gate.open()
-    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
+    await store.receive(.delegate(.interrupted))
     await store.finish()
   }
 
-  @Test("a newer publishProposal supersedes the older: each request hears its own end")
+  @Test("a newer publishProposal supersedes the older: the older's late answer is dropped, the newer answers")
   func supersededAttempt() async {
     let first = Signal()
     let second = Gate()
@@ -98,9 +99,34 @@ struct InterruptionTests {
     await store.send(.publishProposal(Fixture.request))
     await first.wait()
     await store.send(.publishProposal(newer))
-    await store.receive(.delegate(.publication(.interrupted(Fixture.request))))
     await second.open()
     await store.receive(.delegate(.publication(.published(Fixture.record))))
     await store.finish()
+  }
+
+  @Test("an interruption in the same turn as publishProposal: the attempt never runs, its requester still hears")
+  func interruptedBeforeTheAttemptStarted() async {
+    let heard = LockIsolated<[FakeWorkspace.Action.Delegate]>([])
+    let calls = LockIsolated(0)
+    let store = Store(initialState: Fixture.ready) {
+      FakeWorkspace()
+      Reduce<FakeState, FakeWorkspace.Action> { _, action in
+        if case .delegate(let event) = action { heard.withValue { $0.append(event) } }
+        return .none
+      }
+    } withDependencies: {
+      $0.workspaceClient.captureChanges = { _, _ in
+        calls.withValue { $0 += 1 }
+        return Fixture.edits
+      }
+    }
+    // No suspension between the two: the publication's task has not begun when it is cancelled.
+    let publication = store.send(.publishProposal(Fixture.request))
+    let interruption = store.send(.interruptAuthorizedWork)
+    await publication.finish(timeout: .seconds(5))
+    await interruption.finish(timeout: .seconds(5))
+    #expect(heard.current == [.interrupted])
+    #expect(calls.current == 0)
+    #expect(store.state == Fixture.ready)
   }
 }

@@ -119,6 +119,7 @@ struct InvalidUsageTests {
       await store.send(.publishProposal(Fixture.request))
       await publishing.wait()
       await store.send(.interruptAuthorizedWork)
+      await store.receive(.delegate(.interrupted))
       await gate.open()
       await store.receive(.delegate(.publication(.publishedInvalidRecord(wrong))))
       await store.finish()

@@ -61,6 +61,7 @@ struct SiblingWorkspacesTests {
     await published.wait()
     #expect(store.isEffectInFlight(first) && store.isEffectInFlight(second))
     await store.send(.second(.interruptAuthorizedWork))
+    await store.receive(.second(.delegate(.interrupted)))
     #expect(store.isEffectInFlight(first))
     #expect(!store.isEffectInFlight(second))
 
@@ -91,6 +92,7 @@ struct SiblingWorkspacesTests {
     await store.send(.first(.publishProposal(Fixture.request)))
     await published.wait()
     await store.send(.second(.interruptAuthorizedWork))
+    await store.receive(.second(.delegate(.interrupted)))
     await gate.open()
     await store.receive(.first(.delegate(.publication(.published(Fixture.record)))))
     await store.finish()

@@ -88,6 +88,11 @@ public struct EventViewer: WorkspaceContent {
     case .workspace(.publication(let outcome)):
       finish(&state.local, with: outcome)
       return .none
+    case .workspace(.interrupted):
+      // The attempt will not answer (a record created anyway still arrives, see `finish`);
+      // the request is kept, so a retry sends the same idempotency key.
+      if case .publishing(let request) = state.local.form { state.local.form = .interrupted(request) }
+      return .none
     case .workspace(.changesCaptured(let changes)):
       state.local.preview = changes
       return .none
@@ -112,15 +117,19 @@ public struct EventViewer: WorkspaceContent {
   }
 
   /// How the form shows the end of an attempt. Every outcome ends a running attempt, so the
-  /// form never stays `publishing`.
+  /// form never stays `publishing`; a record that an interrupted attempt created anyway is
+  /// recorded too (a retry with the same key answers that same record).
   private func finish(_ local: inout Local, with outcome: PublicationOutcome) {
     let pending: ProposalRequest? =
-      if case .publishing(let request) = local.form { request } else { nil }
+      switch local.form {
+      case .publishing(let request), .interrupted(let request): request
+      default: nil
+      }
     let request = pending ?? ProposalRequest(title: "", summary: "")
     switch outcome {
     case .published(let record):
       local.form = .published(record)
-      local.proposals.append(record)
+      if !local.proposals.contains(where: { $0.id == record.id }) { local.proposals.append(record) }
     case .publishedInvalidRecord:
       // The record exists but its answer is invalid (reported): nothing of it is kept.
       local.form = .unconfirmed(request)
@@ -134,10 +143,6 @@ public struct EventViewer: WorkspaceContent {
       local.form = .failed(request, reason: "authorization was lost; enter authoring again")
     case .failed(let failure):
       local.form = .failed(request, reason: failure.message)
-    case .interrupted(let interrupted):
-      // An older attempt superseded by the one running now says nothing about it.
-      guard pending == nil || pending == interrupted else { return }
-      local.form = .interrupted(interrupted)
     }
   }
 }
