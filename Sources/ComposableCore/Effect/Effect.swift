@@ -12,6 +12,8 @@
 ///
 /// Effects are values: building one does no work. The store starts them after the reduce that
 /// returned them, with the dependencies and issue reporters that were in force during that reduce.
+/// An effect cancelled before its task began (for example by an action reduced in the same
+/// turn) never runs at all.
 public struct Effect<Action: Sendable>: Sendable {
   @usableFromInline
   indirect enum Operation: Sendable {
@@ -55,8 +57,9 @@ public struct Effect<Action: Sendable>: Sendable {
     }
   }
 
-  /// Runs `effects` one after another: each starts when everything the previous one started
-  /// has finished.
+  /// Runs `effects` one after another: each starts when the previous one's own work has ended
+  /// (as in TCA, the effects of actions it sent are not waited for; they belong to the send
+  /// that started the concatenation).
   public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
 
   /// Runs `effects` one after another.

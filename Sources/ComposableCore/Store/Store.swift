@@ -166,7 +166,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Observable: reading it inside observation tracking registers the access.
   ///
   /// ```swift
-  /// let refreshing = workspaceStore.isEffectInFlight(WorkspaceOperation.refresh)
+  /// let refreshing = store.isEffectInFlight(Search.CancelID.query)
   /// ```
   public func isEffectInFlight(_ id: some Hashable & Sendable) -> Bool {
     inFlight.contains(EffectKey(id: id, path: path))
