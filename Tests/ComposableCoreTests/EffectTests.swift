@@ -2,10 +2,10 @@ import ComposableCore
 import ComposableTesting
 import Testing
 
-private enum Work: Hashable, Sendable { case long }
+enum Work: Hashable, Sendable { case long }
 
 /// A feature whose effects the tests control with gates and logs.
-private struct Jobs: Reducer {
+struct Jobs: Reducer {
   struct State: Equatable { var results: [String] = [] }
   enum Action: Sendable, Equatable {
     case startTwo

@@ -124,3 +124,28 @@ struct BoundedWaitTests {
     #expect(recorder.messages.first?.contains("  • true") == true)
   }
 }
+
+/// Holds the last reference to a test store, so a test can drop it on another thread.
+private final class LastReference<Value: Sendable>: @unchecked Sendable {
+  private let value: LockIsolated<Value?>
+  init(_ value: Value) { self.value = LockIsolated(value) }
+  func drop() { value.setValue(nil) }
+}
+
+@MainActor
+@Test("A test store released off the main actor still reports what it left running, without a race")
+func testStoreReleasedOffMain() async {
+  let recorder = IssueRecorder()
+  let gate = UncooperativeGate()
+  var store: TestStore<Ticker.State, Ticker.Action>? = withIssueReporters([recorder]) {
+    TestStore(initialState: Ticker.State()) { Ticker(gate: gate) }
+  }
+  await withIssueReporters([recorder]) { _ = await store?.send(.stubborn) }
+  let last = store.map(LastReference.init)
+  store = nil
+  // The deinitializer runs on a detached task's thread: it reads and cancels the effects.
+  await Task.detached { last?.drop() }.value
+  gate.open()
+  #expect(recorder.messages.count == 1, "\(recorder.messages)")
+  #expect(recorder.messages.first?.hasPrefix("1 effect(s) were still running when the test ended, started by:\n  • stubborn") == true)
+}
