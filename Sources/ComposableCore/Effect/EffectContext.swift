@@ -34,24 +34,12 @@ struct EffectContext<Action: Sendable>: Sendable {
 /// bookkeeping runs on the main actor, so "still running" checks never count an effect that
 /// has only its bookkeeping left.
 package final class EffectLifetime: Sendable {
-  /// The lifetime of the effect the current task works for, if any (test clocks use it to
-  /// tell a woken timer from a finished effect).
-  @TaskLocal package static var current: EffectLifetime?
-
-  private let phase = LockIsolated(Phase.scheduled)
-
-  private enum Phase: Comparable {
-    case scheduled, started, finished
-  }
+  private let finished = LockIsolated(false)
 
   package init() {}
 
-  /// Whether the operation began executing.
-  package var hasStarted: Bool { phase.current >= .started }
+  /// Whether the operation returned (or never ran, having been cancelled before it began).
+  package var isFinished: Bool { finished.current }
 
-  /// Whether the operation returned.
-  package var isFinished: Bool { phase.current == .finished }
-
-  func markStarted() { phase.setValue(.started) }
-  func markFinished() { phase.setValue(.finished) }
+  func markFinished() { finished.setValue(true) }
 }

@@ -33,12 +33,9 @@ struct RunOperation<Action: Sendable>: Sendable {
 
   /// Runs the body with the captured dependencies and issue reporters re-installed.
   func callAsFunction(_ context: EffectContext<Action>) async {
-    context.lifetime.markStarted()
     await DependencyValues.$current.withValue(dependencies) {
       await IssueReporters.$scoped.withValue(reporters) {
-        await EffectLifetime.$current.withValue(context.lifetime) {
-          await body(context)
-        }
+        await body(context)
       }
     }
     context.lifetime.markFinished()
