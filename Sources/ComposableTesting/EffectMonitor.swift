@@ -59,7 +59,9 @@ final class EffectMonitor: Sendable {
           """
           Expected the store's effects to suspend (sleep, await something, or finish) within \
           \(timeout), but one kept running. \(owner?.describeRunningEffects() ?? "") Give \
-          work that computes for long or blocks its thread a test double.
+          work that computes for long or blocks its thread a test double. (When no effect's \
+          work is running, the main actor was kept busy for that long: look for long \
+          synchronous work on it.)
           """,
           at: location
         )
