@@ -16,6 +16,8 @@ let package = Package(
     .library(name: "ComposableAuthoringWorkspace", targets: ["ComposableAuthoringWorkspace"]),
     .library(name: "WorkspaceDemoFeature", targets: ["WorkspaceDemoFeature"]),
     .library(name: "GitWorkspace", targets: ["GitWorkspace"]),
+    .library(name: "WorkspaceHTTP", targets: ["WorkspaceHTTP"]),
+    .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     .library(name: "ComposableWorkspaceTesting", targets: ["ComposableWorkspaceTesting"]),
     .executable(name: "demo-cli", targets: ["demo-cli"]),
   ],
@@ -46,6 +48,16 @@ let package = Package(
       name: "GitWorkspace",
       dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
       path: "Sources/GitWorkspace"
+    ),
+    // Live integration: an HTTP session layer over URLSession (own cookie jar, CSRF, signed-out
+    // state, idempotent intents, server-sent events, PKCE loopback sign-in).
+    .target(name: "WorkspaceHTTP", dependencies: ["ComposableCore"], path: "Sources/HTTP"),
+    // A small HTTP/1.1 server on 127.0.0.1 (tests, benchmarks, local reference servers): its own
+    // target so apps using the client layer do not ship a server.
+    .target(
+      name: "LoopbackHTTPServer",
+      dependencies: ["ComposableCore", "WorkspaceHTTP"],
+      path: "Sources/HTTPServer"
     ),
     // Test support: the integration-contract conformance kit (links Testing/XCTest).
     .target(
@@ -92,6 +104,14 @@ let package = Package(
       dependencies: [
         "ComposableAuthoringWorkspace", "ComposableTesting", "ComposableWorkspaceTesting",
       ]
+    ),
+    .testTarget(
+      name: "WorkspaceHTTPTests",
+      dependencies: ["WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting"]
+    ),
+    .testTarget(
+      name: "LoopbackHTTPServerTests",
+      dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "ComposableTesting"]
     ),
     .testTarget(
       name: "DemoCLITests",

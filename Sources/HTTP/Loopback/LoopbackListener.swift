@@ -1,0 +1,125 @@
+import ComposableCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A TCP listener on 127.0.0.1 that accepts on a thread of its own and hands each connection
+/// to `onConnection` on a new thread (blocking socket I/O never runs on the Swift concurrency
+/// pool). Port 0 asks the kernel for a free port; ``port`` tells which one it gave.
+package final class LoopbackListener: Sendable {
+  /// The port the listener is bound to.
+  package let port: UInt16
+  private let descriptor: Int32
+  private let wake: (read: Int32, write: Int32)
+  private let finished = DispatchSemaphore(value: 0)
+  private let stopping = LockIsolated(false)
+
+  /// Binds 127.0.0.1:`port` and starts accepting.
+  package init(
+    port: UInt16 = 0,
+    onConnection: @escaping @Sendable (LoopbackConnection) -> Void
+  ) throws(LoopbackSocketError) {
+    let descriptor = SystemCall.makeStreamSocket()
+    guard descriptor >= 0 else { throw .fromErrno("socket") }
+    do {
+      self.port = try Self.bindAndListen(descriptor, port: port)
+      self.wake = try Self.makeWakePipe()
+    } catch {
+      SystemCall.close(descriptor)
+      throw error
+    }
+    self.descriptor = descriptor
+    let thread = Thread { [descriptor, wake, finished] in
+      Self.acceptLoop(descriptor, wake: wake.read, onConnection: onConnection)
+      SystemCall.close(descriptor)
+      SystemCall.close(wake.read)
+      finished.signal()
+    }
+    thread.name = "LoopbackListener:\(self.port)"
+    thread.start()
+  }
+
+  /// Stops accepting and closes the listening socket; returns once the accept thread ended.
+  /// Connections already handed out are their owners' to end. Calling it again does nothing.
+  package func stop() async {
+    let first = stopping.withValue { stopping -> Bool in
+      defer { stopping = true }
+      return !stopping
+    }
+    guard first else { return }
+    var byte: UInt8 = 1
+    _ = write(wake.write, &byte, 1)
+    SystemCall.close(wake.write)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async { [finished] in
+        finished.wait()
+        continuation.resume()
+      }
+    }
+  }
+
+  deinit {
+    // A listener dropped without `stop()` still ends its accept thread.
+    if !stopping.current {
+      var byte: UInt8 = 1
+      _ = write(wake.write, &byte, 1)
+      SystemCall.close(wake.write)
+    }
+  }
+
+  private static func bindAndListen(_ descriptor: Int32, port: UInt16) throws(LoopbackSocketError)
+    -> UInt16
+  {
+    var on: Int32 = 1
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+    var address = LoopbackAddress.make(port: port)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else { throw .fromErrno("bind 127.0.0.1:\(port)") }
+    guard listen(descriptor, 128) == 0 else { throw .fromErrno("listen") }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &length)
+      }
+    }
+    guard named == 0 else { throw .fromErrno("getsockname") }
+    return UInt16(bigEndian: address.sin_port)
+  }
+
+  private static func makeWakePipe() throws(LoopbackSocketError) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw .fromErrno("pipe") }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+  }
+
+  private static func acceptLoop(
+    _ descriptor: Int32, wake: Int32,
+    onConnection: @escaping @Sendable (LoopbackConnection) -> Void
+  ) {
+    while true {
+      let ready = SystemCall.waitReadable([descriptor, wake], timeoutMilliseconds: -1)
+      if ready.contains(wake) { return }
+      guard ready.contains(descriptor) else { continue }
+      let accepted = accept(descriptor, nil, nil)
+      guard accepted >= 0 else {
+        // A connection that vanished before accept (ECONNABORTED), a signal, or a full
+        // descriptor table: keep serving the others.
+        if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+        continue
+      }
+      let connection = LoopbackConnection(adopting: accepted)
+      let thread = Thread { onConnection(connection) }
+      thread.name = "LoopbackConnection"
+      thread.start()
+    }
+  }
+}
