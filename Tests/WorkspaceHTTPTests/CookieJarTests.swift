@@ -7,7 +7,7 @@ import Testing
 @Suite("Cookie jar rules")
 struct CookieJarTests {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
-  let site = URL(string: "http://www.example.com/app/page")!  // swiftlint:disable:this force_unwrapping
+  let site = URL(string: "http://www.example.com/app/page") ?? URL(fileURLWithPath: "/")
 
   private func url(_ text: String) -> URL {
     URL(string: text) ?? URL(fileURLWithPath: "/invalid")

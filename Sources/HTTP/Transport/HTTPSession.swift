@@ -1,0 +1,298 @@
+import ComposableCore
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A signed-in conversation with one server over URLSession: the session's own in-memory
+/// cookie jar (URLSession's cookie handling is off), the server's CSRF policy on every
+/// mutation, and "signed out" as a state.
+///
+/// ```swift
+/// let session = HTTPSession(
+///   baseURL: URL(string: "https://workspaces.example")!,
+///   configuration: .init(csrf: .echoCookie("csrf", asHeader: "X-CSRF-Token")))
+/// let answer = try await session.send(.post("/auth/session", body: .form(["ticket": t]),
+///                                           access: .public))
+/// if answer.isSuccess { session.beginSession() }
+/// let me = try await session.send(.json(.get("/v1/me"), as: Me.self))
+/// for await status in session.statusUpdates() { … }   // .signedOut(.unauthorized) once
+/// ```
+///
+/// Every response may rotate cookies; the next request carries the new ones. A 401 on a
+/// ``HTTPRequest/Access/session`` call (or the configuration's ``SessionEndDetector``) ends
+/// the session once: the jar is emptied, ``status`` becomes `.signedOut(reason)`, observers
+/// hear it once, and later session calls fail at once with ``HTTPSessionError/signedOut``
+/// (no retry loop). Answers to requests sent before a session ended are dropped: they can
+/// never put cookies back.
+public final class HTTPSession: Sendable {
+  /// The server: every request's path is resolved below it.
+  public let baseURL: URL
+  public let configuration: HTTPSessionConfiguration
+  let urlSession: URLSession
+  private let state: LockIsolated<State>
+
+  private struct State {
+    var jar: CookieJar
+    var status: SessionStatus = .signedOut(nil)
+    /// Moves on every session end; answers to requests of an older generation are dropped.
+    var generation = 0
+    var observers: [UUID: AsyncStream<SessionStatus>.Continuation] = [:]
+  }
+
+  /// A request ready for URLSession, with what its answer is checked against.
+  struct Prepared {
+    var urlRequest: URLRequest
+    let url: URL
+    let summary: String
+    let timeout: Duration
+    let access: HTTPRequest.Access
+    let generation: Int
+  }
+
+  public init(baseURL: URL, configuration: HTTPSessionConfiguration = HTTPSessionConfiguration()) {
+    self.baseURL = baseURL
+    self.configuration = configuration
+    self.urlSession = URLSessionFactory.makeSession(timeout: configuration.timeout)
+    self.state = LockIsolated(State(jar: CookieJar(maximumCount: configuration.maximumCookieCount)))
+  }
+
+  deinit {
+    urlSession.invalidateAndCancel()
+  }
+
+  // MARK: Session state
+
+  /// Whether the session is signed in, and if not, why.
+  public var status: SessionStatus { state.withValue { $0.status } }
+
+  /// The current status, then every change, once each.
+  public func statusUpdates() -> AsyncStream<SessionStatus> {
+    let (stream, continuation) = AsyncStream.makeStream(of: SessionStatus.self)
+    let id = UUID()
+    state.withValue { state in
+      state.observers[id] = continuation
+      continuation.yield(state.status)
+    }
+    continuation.onTermination = { [state] _ in
+      state.withValue { _ = $0.observers.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  /// Marks the session signed in, after the app verified a sign-in (a token exchange, a
+  /// login answer) made through this session.
+  public func beginSession() {
+    state.withValue { state in
+      guard state.status != .signedIn else { return }
+      state.status = .signedIn
+      for observer in state.observers.values { observer.yield(.signedIn) }
+    }
+    log("session began")
+  }
+
+  /// Ends the session: empties the jar, drops every answer still in flight, and tells
+  /// observers (once: ending a session that is already signed out tells no one again).
+  public func endSession(_ reason: SessionEnd = .signedOut) {
+    endSession(reason, ifGeneration: nil)
+  }
+
+  /// Signs out: sends `notifying` (if any) as a public call carrying the session's cookies,
+  /// then ends the session whatever the server answered. Throws the notification's failure,
+  /// after ending the session, so the app can say the server could not be told.
+  public func signOut(notifying request: HTTPRequest? = nil) async throws {
+    defer { endSession(.signedOut) }
+    if var request {
+      request.access = .public
+      _ = try await send(request)
+    }
+  }
+
+  /// The cookies the jar holds (their descriptions redact values).
+  public var cookies: [Cookie] { state.withValue { $0.jar.cookies } }
+
+  /// The cookie named `name` that a request to `path` would carry.
+  public func cookie(named name: String, forPath path: String = "/") -> Cookie? {
+    guard let url = try? url(for: path, query: []) else { return nil }
+    let now = configuration.now()
+    return state.withValue { $0.jar.cookie(named: name, for: url, at: now) }
+  }
+
+  private func endSession(_ reason: SessionEnd, ifGeneration generation: Int?) {
+    let ended = state.withValue { state -> Bool in
+      if let generation, generation != state.generation { return false }
+      state.generation += 1
+      state.jar.removeAll()
+      let wasSignedIn = state.status.isSignedIn
+      state.status = .signedOut(reason)
+      if wasSignedIn {
+        for observer in state.observers.values { observer.yield(.signedOut(reason)) }
+      }
+      return true
+    }
+    if ended { log("session ended: \(reason); cookies cleared") }
+  }
+
+  // MARK: Requests
+
+  /// Sends `request` and returns the server's answer, whatever its status (only a session
+  /// end is turned into an error).
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let prepared = try prepare(request)
+    log(Self.requestLine(prepared))
+    let data: Data
+    let urlResponse: URLResponse
+    do {
+      (data, urlResponse) = try await urlSession.data(for: prepared.urlRequest)
+    } catch {
+      throw failure(error, prepared)
+    }
+    guard let http = urlResponse as? HTTPURLResponse else {
+      throw HTTPSessionError.connectionFailed(request: prepared.summary, reason: "not HTTP")
+    }
+    return try await receive(HTTPHeaders(http), status: http.statusCode, body: data, for: prepared)
+  }
+
+  /// Sends the endpoint's request and reads its answer.
+  public func send<Value>(_ endpoint: HTTPEndpoint<Value>) async throws -> Value {
+    try endpoint.read(try await send(endpoint.request))
+  }
+
+  /// Builds the URLRequest: session and request headers, the jar's cookies, CSRF proofs.
+  func prepare(_ request: HTTPRequest) throws(HTTPSessionError) -> Prepared {
+    let url = try url(for: request.path, query: request.query)
+    let now = configuration.now()
+    let (cookies, generation, status) = state.withValue {
+      ($0.jar.cookies(for: url, at: now), $0.generation, $0.status)
+    }
+    if request.access == .session && !status.isSignedIn { throw .signedOut }
+    let timeout = (request.timeout ?? configuration.timeout).effectiveTimeout
+    var urlRequest = URLRequest(url: url)
+    urlRequest.httpMethod = request.method.rawValue
+    urlRequest.timeoutInterval = timeout.timeInterval
+    for field in configuration.headers {
+      urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+    }
+    for field in request.headers {
+      urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
+    }
+    if !cookies.isEmpty {
+      urlRequest.setValue(
+        cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "),
+        forHTTPHeaderField: "Cookie")
+    }
+    var body = request.body
+    try configuration.csrf.prove(
+      &urlRequest, body: &body, method: request.method, url: url, cookies: cookies,
+      access: request.access)
+    if let (data, contentType) = body.encoded {
+      urlRequest.httpBody = data
+      if urlRequest.value(forHTTPHeaderField: "Content-Type") == nil {
+        urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+      }
+    }
+    return Prepared(
+      urlRequest: urlRequest, url: url, summary: request.summary, timeout: timeout,
+      access: request.access, generation: generation)
+  }
+
+  /// Takes an answer's cookies into the jar (unless the session ended meanwhile) and ends the
+  /// session if the answer says so.
+  func receive(
+    _ headers: HTTPHeaders, status: Int, body: Data, for prepared: Prepared
+  ) async throws(HTTPSessionError) -> HTTPResponse {
+    let lines = headers.values(for: "Set-Cookie").flatMap(SetCookieLine.splitCombined)
+    let now = configuration.now()
+    let receipts = state.withValue { state -> [CookieJar.Receipt]? in
+      guard state.generation == prepared.generation else { return nil }
+      return state.jar.receive(lines, from: prepared.url, at: now)
+    }
+    let redacted = Redaction.headers(headers.pairs)
+    log("← \(status) \(prepared.summary) · \(redacted) · \(body.count) bytes")
+    guard let receipts else {
+      log("answer to \(prepared.summary) dropped: the session ended while it was in flight")
+      throw .signedOut
+    }
+    for case .rejected(let reason) in receipts { log("cookie refused: \(reason)") }
+    let response = HTTPResponse(status: status, headers: headers, body: body)
+    if prepared.access == .session, let end = await configuration.sessionEnd.detect(response) {
+      endSession(end, ifGeneration: prepared.generation)
+      throw .signedOut
+    }
+    return response
+  }
+
+  /// A URLSession failure as a session error (cancellation stays cancellation).
+  func failure(_ error: any Error, _ prepared: Prepared) -> any Error {
+    if Task.isCancelled { return CancellationError() }
+    let code = (error as? URLError)?.code.rawValue ?? (error as NSError).code
+    if code == URLError.Code.cancelled.rawValue { return CancellationError() }
+    let mapped = HTTPSessionError.from(
+      urlErrorCode: code, request: prepared.summary, timeout: prepared.timeout)
+    log("✗ \(mapped)")
+    return mapped
+  }
+
+  /// `baseURL` + `path` (percent-encoded, below the base path) + `query`.
+  func url(for path: String, query: [URLQueryItem]) throws(HTTPSessionError) -> URL {
+    guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy(Self.isPathScalar),
+      var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
+    else { throw .invalidPath(path) }
+    let basePath = components.percentEncodedPath
+    components.percentEncodedPath =
+      (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + path
+    if !query.isEmpty {
+      components.percentEncodedQuery = query.map {
+        Self.queryEncode($0.name) + ($0.value.map { "=" + Self.queryEncode($0) } ?? "")
+      }.joined(separator: "&")
+    }
+    guard let url = components.url else { throw .invalidPath(path) }
+    return url
+  }
+
+  private static let pathAllowed = CharacterSet.urlPathAllowed.union(
+    CharacterSet(charactersIn: "%"))
+  private static let queryAllowed = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+  private static func isPathScalar(_ scalar: Unicode.Scalar) -> Bool {
+    pathAllowed.contains(scalar)
+  }
+
+  private static func queryEncode(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? ""
+  }
+
+  func log(_ line: @autoclosure () -> String) {
+    configuration.logger?.log(line())
+  }
+
+  static func requestLine(_ prepared: Prepared) -> String {
+    let headers = (prepared.urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
+      .map { (name: $0.key, value: $0.value) }
+    let query =
+      prepared.url.query == nil
+      ? ""
+      : "?"
+        + (Redaction.url(prepared.url).split(
+          separator: "?", maxSplits: 1
+        ).last.map(String.init) ?? "")
+    return "→ \(prepared.summary)\(query) · \(Redaction.headers(headers))"
+      + " · \(prepared.urlRequest.httpBody?.count ?? 0) bytes"
+  }
+}
+
+extension HTTPHeaders {
+  /// The response's header fields (several `Set-Cookie` lines arrive joined by commas).
+  init(_ response: HTTPURLResponse) {
+    self.init()
+    for (name, value) in response.allHeaderFields {
+      add(String(describing: name), String(describing: value))
+    }
+  }
+
+  var pairs: [(name: String, value: String)] {
+    map { (name: $0.name, value: $0.value) }
+  }
+}
