@@ -4,7 +4,7 @@
 /// let method: HTTPMethod = .post
 /// method.isSafe   // false: a mutation, so the session's CSRF policy applies
 /// ```
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral,
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
   CustomStringConvertible
 {
   /// The method's token, e.g. `"GET"`.

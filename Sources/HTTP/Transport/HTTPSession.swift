@@ -31,6 +31,8 @@ public final class HTTPSession: Sendable {
   public let baseURL: URL
   public let configuration: HTTPSessionConfiguration
   let urlSession: URLSession
+  /// For intents: each request closes its connection, so none rides a reused one.
+  private let freshConnections: URLSession
   private let state: LockIsolated<State>
 
   private struct State {
@@ -55,11 +57,13 @@ public final class HTTPSession: Sendable {
     self.baseURL = baseURL
     self.configuration = configuration
     self.urlSession = URLSessionFactory.makeSession(timeout: configuration.timeout)
+    self.freshConnections = URLSessionFactory.makeSession(timeout: configuration.timeout)
     self.state = LockIsolated(State(jar: CookieJar(maximumCount: configuration.maximumCookieCount)))
   }
 
   deinit {
     urlSession.invalidateAndCancel()
+    freshConnections.invalidateAndCancel()
   }
 
   // MARK: Session state
@@ -139,12 +143,23 @@ public final class HTTPSession: Sendable {
   /// Sends `request` and returns the server's answer, whatever its status (only a session
   /// end is turned into an error).
   public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let prepared = try prepare(request)
+    try await send(request, onFreshConnection: false)
+  }
+
+  /// Sends `request`; `onFreshConnection` sends it on a connection of its own, closed after
+  /// the answer. On a reused keep-alive connection that the server closes without an answer,
+  /// FoundationNetworking (libcurl) silently resends a request without a body, and stalls a
+  /// request with a body until its timeout; on a fresh connection the loss is reported at
+  /// once, and the caller decides about a retry.
+  func send(_ request: HTTPRequest, onFreshConnection: Bool) async throws -> HTTPResponse {
+    var prepared = try prepare(request)
+    if onFreshConnection { prepared.urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
     log(Self.requestLine(prepared))
     let data: Data
     let urlResponse: URLResponse
     do {
-      (data, urlResponse) = try await urlSession.data(for: prepared.urlRequest)
+      let transport = onFreshConnection ? freshConnections : urlSession
+      (data, urlResponse) = try await transport.data(for: prepared.urlRequest)
     } catch {
       throw failure(error, prepared)
     }

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Exponential backoff with jitter: attempt 1 waits `initial`, each next one `multiplier`
+/// times longer, never more than `maximum`, plus up to `jitter` × that delay at random (so
+/// clients that failed together do not retry together). Jitter only ever adds: a delay is
+/// never shorter than the base asked for (a server's `retry:` or `Retry-After` is honoured).
+///
+/// ```swift
+/// let backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(30))
+/// backoff.delay(afterFailures: 3)   // 2 s … 2.4 s
+/// ```
+public struct Backoff: Sendable {
+  public var initial: Duration
+  public var multiplier: Double
+  public var maximum: Duration
+  /// The most added at random, as a fraction of the delay (0 adds nothing).
+  public var jitter: Double
+  /// A random number in `0..<1` (injectable so a test can pin the jitter).
+  public var random: @Sendable () -> Double
+
+  public init(
+    initial: Duration = .milliseconds(500), multiplier: Double = 2,
+    maximum: Duration = .seconds(30),
+    jitter: Double = 0.2, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+  ) {
+    self.initial = initial
+    self.multiplier = multiplier
+    self.maximum = maximum
+    self.jitter = jitter
+    self.random = random
+  }
+
+  /// The wait after `failures` consecutive failures (1 or more), starting from `base` instead
+  /// of `initial` when given; a base above `maximum` is kept (the server asked for it).
+  public func delay(afterFailures failures: Int, base: Duration? = nil) -> Duration {
+    let start = base ?? initial
+    let growth = pow(multiplier, Double(max(0, failures - 1)))
+    var delay = min(start * growth, max(maximum, start))
+    delay += delay * (jitter * random())
+    return delay
+  }
+}

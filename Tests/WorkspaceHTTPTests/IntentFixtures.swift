@@ -1,0 +1,113 @@
+import ComposableCore
+import Foundation
+import LoopbackHTTPServer
+import WorkspaceHTTP
+
+/// A records service honouring the Idempotency-Key draft at `POST /records`, with scripted
+/// faults per attempt (1-based).
+final class RecordsServer: Sendable {
+  enum Fault: Sendable {
+    /// Create the record, then close without answering (the answer is lost).
+    case loseAnswerAfterCreating
+    /// Answer 409: the first request is still in flight.
+    case inFlight
+    case status(Int, retryAfter: Int? = nil)
+    case resetBeforeCreating
+  }
+
+  struct Attempt: Sendable, Equatable {
+    let key: String?
+    let body: Data
+    /// Whether the request asked for its connection to be closed after the answer.
+    let closesConnection: Bool
+  }
+
+  let sessionServer: SessionServer
+  let attempts = LockIsolated<[Attempt]>([])
+  /// Created records by key: the body they were created from and their id.
+  let records = LockIsolated<[String: (body: Data, id: String)]>([:])
+
+  init(faults: @escaping @Sendable (Int) -> Fault? = { _ in nil }) throws {
+    let attempts = self.attempts
+    let records = self.records
+    sessionServer = try SessionServer { router in
+      router.post("/records") { request in
+        let key = request.headers["Idempotency-Key"].flatMap(IdempotencyKey.init(headerValue:))
+        let number = attempts.withValue { attempts -> Int in
+          attempts.append(
+            Attempt(
+              key: key?.rawValue, body: request.body,
+              closesConnection: request.headers["Connection"]?.lowercased() == "close"))
+          return attempts.count
+        }
+        guard let key else {
+          let problem = IdempotencyProblem.keyMissing
+          return .json(problem.json, status: problem.status)
+        }
+        let fault = faults(number)
+        switch fault {
+        case .inFlight:
+          return .json(IdempotencyProblem.inFlight.json, status: 409)
+        case .status(let status, let retryAfter):
+          var response = HTTPServerResponse.status(status)
+          if let retryAfter { response.headers["Retry-After"] = "\(retryAfter)" }
+          return response
+        case .resetBeforeCreating:
+          return .resetConnection
+        case .loseAnswerAfterCreating, nil:
+          break
+        }
+        let outcome = records.withValue { records -> (id: String, replayed: Bool)? in
+          if let existing = records[key.rawValue] {
+            return existing.body == request.body ? (existing.id, true) : nil
+          }
+          let id = "R\(records.count + 1)"
+          records[key.rawValue] = (request.body, id)
+          return (id, false)
+        }
+        guard let outcome else {
+          return .json(IdempotencyProblem.keyReused.json, status: 422)
+        }
+        if case .loseAnswerAfterCreating = fault { return .closeWithoutAnswer }
+        return .json(#"{"id":"\#(outcome.id)"}"#, status: outcome.replayed ? 200 : 201)
+      }
+    }
+  }
+
+  func signedInSession() async throws -> HTTPSession {
+    try await sessionServer.signedInSession(.init(csrf: .echoCookie()))
+  }
+
+  func stop() async { await sessionServer.stop() }
+}
+
+/// Progress reports as a stream a test can await, boundedly.
+final class ProgressLog: Sendable {
+  let stream: AsyncStream<IntentProgress>
+  private let continuation: AsyncStream<IntentProgress>.Continuation
+  private let all = LockIsolated<[IntentProgress]>([])
+
+  init() {
+    (stream, continuation) = AsyncStream.makeStream()
+  }
+
+  var report: @Sendable (IntentProgress) -> Void {
+    { [continuation, all] progress in
+      all.withValue { $0.append(progress) }
+      continuation.yield(progress)
+    }
+  }
+
+  var reports: [IntentProgress] { all.withValue { $0 } }
+
+  /// The next `.waiting` report's delay.
+  func nextWait(_ what: String) async throws -> Duration {
+    let stream = self.stream
+    return try await within(10, what) {
+      for await progress in stream {
+        if case .waiting(_, let delay, _) = progress { return delay }
+      }
+      throw TimedOut(what: what)
+    }
+  }
+}
