@@ -217,25 +217,32 @@ public final class HTTPSession: Sendable {
   func receive(
     _ headers: HTTPHeaders, status: Int, body: Data, for prepared: Prepared
   ) async throws(HTTPSessionError) -> HTTPResponse {
-    let lines = headers.values(for: "Set-Cookie").flatMap(SetCookieLine.splitCombined)
-    let now = configuration.now()
-    let receipts = state.withValue { state -> [CookieJar.Receipt]? in
-      guard state.generation == prepared.generation else { return nil }
-      return state.jar.receive(lines, from: prepared.url, at: now)
-    }
     let redacted = Redaction.headers(headers.pairs)
     log("← \(status) \(prepared.summary) · \(redacted) · \(body.count) bytes")
-    guard let receipts else {
-      log("answer to \(prepared.summary) dropped: the session ended while it was in flight")
-      throw .signedOut
-    }
-    for case .rejected(let reason) in receipts { log("cookie refused: \(reason)") }
+    try takeCookies(headers, for: prepared)
     let response = HTTPResponse(status: status, headers: headers, body: body)
     if prepared.access == .session, let end = await configuration.sessionEnd.detect(response) {
       endSession(end, ifGeneration: prepared.generation)
       throw .signedOut
     }
     return response
+  }
+
+  /// Stores the `Set-Cookie` lines of an answer to `prepared`; throws
+  /// ``HTTPSessionError/signedOut`` (storing nothing) when the session ended after the request
+  /// was sent.
+  func takeCookies(_ headers: HTTPHeaders, for prepared: Prepared) throws(HTTPSessionError) {
+    let lines = headers.values(for: "Set-Cookie").flatMap(SetCookieLine.splitCombined)
+    let now = configuration.now()
+    let receipts = state.withValue { state -> [CookieJar.Receipt]? in
+      guard state.generation == prepared.generation else { return nil }
+      return state.jar.receive(lines, from: prepared.url, at: now)
+    }
+    guard let receipts else {
+      log("answer to \(prepared.summary) dropped: the session ended while it was in flight")
+      throw .signedOut
+    }
+    for case .rejected(let reason) in receipts { log("cookie refused: \(reason)") }
   }
 
   /// A URLSession failure as a session error (cancellation stays cancellation).
