@@ -117,6 +117,19 @@ struct EventStreamTests {
     await server.stop()
   }
 
+  @Test func cancellingAtOnceEndsTheStreamWithoutHanging() async throws {
+    let server = try SessionServer { router in
+      router.get("/live") { _ in .eventStream { writer in await writer.disconnected() } }
+    }
+    let session = try await server.signedInSession()
+    for _ in 0..<20 {
+      let collector = EventCollector(session.events(.get("/live")))
+      collector.task.cancel()
+      #expect(try await collector.end() == nil)
+    }
+    await server.stop()
+  }
+
   @Test func aHostileTenMegabyteLineIsAClearErrorAndNotReconnected() async throws {
     let connections = LockIsolated(0)
     let server = try SessionServer { router in

@@ -18,6 +18,8 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
   private var delivered = 0
   private var ending: Ending?
   private var waiter: CheckedContinuation<Ending, Never>?
+  private var task: URLSessionDataTask?
+  private var cancelled = false
 
   /// How the task ended: its URL error (nil when the server closed the stream).
   struct Ending {
@@ -46,12 +48,16 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     self.open = open
   }
 
-  /// Starts `task` and returns once it ended.
+  /// Starts `task` and returns once it ended; a cancelled connection never starts it.
   func run(_ task: URLSessionDataTask) async -> Result {
     let finished = await withCheckedContinuation {
       (continuation: CheckedContinuation<Ending, Never>) in
       let early = lock.withLock { () -> Ending? in
-        if self.ending == nil { waiter = continuation }
+        if cancelled { return Ending(error: CancellationError()) }
+        if self.ending == nil {
+          waiter = continuation
+          self.task = task
+        }
         return self.ending
       }
       if let early { continuation.resume(returning: early) } else { task.resume() }
@@ -62,6 +68,15 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
         lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime,
         error: finished.error)
     }
+  }
+
+  /// Stops the connection, whether its task started yet or not.
+  func cancel() {
+    let started = lock.withLock { () -> URLSessionDataTask? in
+      cancelled = true
+      return task
+    }
+    started?.cancel()
   }
 
   static func isEventStream(_ response: HTTPURLResponse) -> Bool {

@@ -137,7 +137,7 @@ extension HTTPSession {
     let result = await withTaskCancellationHandler {
       await connection.run(task)
     } onCancel: {
-      task.cancel()
+      connection.cancel()
     }
     try Task.checkCancellation()
     if let failure = result.parseFailure {
