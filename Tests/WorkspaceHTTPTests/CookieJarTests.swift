@@ -180,15 +180,31 @@ struct CookieJarTests {
     var jar = jar("keep=1")
     let huge = String(repeating: "v", count: 5000)
     let receipts = jar.receive(
-      ["no-equals-sign", "=value-without-name", "a=1\u{01}; Path=/", "big=\(huge)", "", ";;;"],
+      [
+        "no-equals-sign", "=value-without-name", "a=1\u{01}; Path=/", "big=\(huge)", "", ";;;",
+        "two words=1", "na,me=1", "\"quoted\"=1", "a=two words", "a=x,y", "a=back\\slash",
+        "a=\"in\"side\"",
+      ],
       from: site, at: now)
     #expect(
       receipts == [
         .rejected(.malformed("no name=value pair")), .rejected(.malformed("an empty name")),
         .rejected(.malformed("a control character")), .rejected(.tooLarge(limit: 4096)),
         .rejected(.malformed("no name=value pair")), .rejected(.malformed("no name=value pair")),
+        .rejected(.malformed("a name that is not a token")),
+        .rejected(.malformed("a name that is not a token")),
+        .rejected(.malformed("a name that is not a token")),
+        .rejected(.malformed("a value outside the cookie grammar")),
+        .rejected(.malformed("a value outside the cookie grammar")),
+        .rejected(.malformed("a value outside the cookie grammar")),
+        .rejected(.malformed("a value outside the cookie grammar")),
       ])
     #expect(jar.cookieHeader(for: site, at: now) == "keep=1")
+  }
+
+  @Test func aQuotedValueIsKeptWithItsQuotes() {
+    let jar = jar("a=\"quoted-value\"", "b=%2F2460000%2Fada")
+    #expect(jar.cookieHeader(for: site, at: now) == "a=\"quoted-value\"; b=%2F2460000%2Fada")
   }
 
   @Test func unreadableAttributesAreIgnoredNotTheCookie() {

@@ -30,6 +30,10 @@ struct SetCookieLine: Sendable, Equatable {
     let name = trim(pair[..<equals])
     let value = trim(pair[pair.index(after: equals)...])
     guard !name.isEmpty else { throw .malformed("an empty name") }
+    guard name.unicodeScalars.allSatisfy(isTokenScalar) else {
+      throw .malformed("a name that is not a token")
+    }
+    guard isCookieValue(value) else { throw .malformed("a value outside the cookie grammar") }
     guard name.utf8.count + value.utf8.count <= maxNameValueBytes else {
       throw .tooLarge(limit: maxNameValueBytes)
     }
@@ -116,11 +120,28 @@ struct SetCookieLine: Sendable, Equatable {
     let candidate = text.drop { $0 == " " || $0 == "\t" }
     guard let equals = candidate.firstIndex(of: "=") else { return false }
     let name = candidate[..<equals]
-    return !name.isEmpty
-      && name.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII && scalar.value > 0x20
-          && !"()<>@,;:\\\"/[]?={} \t".unicodeScalars.contains(scalar)
-      }
+    return !name.isEmpty && name.unicodeScalars.allSatisfy(isTokenScalar)
+  }
+
+  /// RFC 6265 §4.1.1 `cookie-value`: cookie-octets, optionally in double quotes. No space,
+  /// comma, semicolon, backslash or quote inside: so two lines that URLSession joined with a
+  /// comma, and failed to split, are refused rather than stored as one garbled value.
+  private static func isCookieValue(_ value: String) -> Bool {
+    var octets = Substring(value)
+    if octets.count >= 2, octets.hasPrefix("\""), octets.hasSuffix("\"") {
+      octets = octets.dropFirst().dropLast()
+    }
+    return octets.unicodeScalars.allSatisfy { scalar in
+      scalar.value >= 0x21 && scalar.value <= 0x7E && scalar != "\"" && scalar != ","
+        && scalar != ";" && scalar != "\\"
+    }
+  }
+
+  /// RFC 9110 `tchar`: a cookie name is a token (RFC 6265 §4.1.1), so it never holds the
+  /// comma that joins lines, a space, a quote or a separator.
+  private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F
+      && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains(scalar)
   }
 }
 
