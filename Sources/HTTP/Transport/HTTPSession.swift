@@ -217,8 +217,9 @@ public final class HTTPSession: Sendable {
   func receive(
     _ headers: HTTPHeaders, status: Int, body: Data, for prepared: Prepared
   ) async throws(HTTPSessionError) -> HTTPResponse {
-    let redacted = Redaction.headers(headers.pairs)
-    log("← \(status) \(prepared.summary) · \(redacted) · \(body.count) bytes")
+    log(
+      "← \(status) \(prepared.summary) · \(Redaction.headers(headers.pairs))"
+        + " · \(body.count) bytes")
     try takeCookies(headers, for: prepared)
     let response = HTTPResponse(status: status, headers: headers, body: body)
     if prepared.access == .session, let end = await configuration.sessionEnd.detect(response) {
