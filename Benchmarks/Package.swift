@@ -27,6 +27,9 @@ let package = Package(
         .product(name: "GitWorkspace", package: rootPackage),
         .product(name: "ComposableAuthoring", package: rootPackage),
         .product(name: "ComposableWorkspace", package: rootPackage),
+        // The `http` group: the HTTP layer, and the loopback server it is measured against.
+        .product(name: "WorkspaceHTTP", package: rootPackage),
+        .product(name: "LoopbackHTTPServer", package: rootPackage),
       ]
     )
   ]

@@ -6,7 +6,8 @@ enum Suite {
   /// Benchmark groups, for `--only`. `send` covers the floor, the root store and the 10-deep
   /// scoped store, whose figures are compared with each other.
   static let names = [
-    "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo", "git",
+    "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo", "http",
+    "git",
   ]
 
   @MainActor
@@ -115,6 +116,20 @@ enum Suite {
       progress("demo")
       let walk = try await benchmarkDemoWalk(repetitions: reps(5))
       figures.append(Figure("demo_walk_ms", walk, unit: "ms"))
+    }
+    if wanted("http") {
+      progress("http")
+      let http = try await benchmarkHTTP(
+        requests: ops(500), events: ops(20_000), repetitions: reps(11))
+      figures += [
+        Figure("http_request_us", http.request, unit: "µs"),
+        Figure("http_request_plain_us", http.requestPlain, unit: "µs"),
+        Figure(
+          "http_request_ratio", ratio(http.request, http.requestPlain), unit: "x",
+          target: .atMost(1.3)),
+        Figure("sse_events_per_s", http.eventsPerSecond, unit: "1/s"),
+        Figure("pkce_signin_ms", http.signIn, unit: "ms"),
+      ]
     }
     // Last: it writes 10,000 files and spawns git processes, which the others need not meet.
     if wanted("git") {
