@@ -105,13 +105,16 @@ let package = Package(
         "ComposableAuthoringWorkspace", "ComposableTesting", "ComposableWorkspaceTesting",
       ]
     ),
+    // Bounded waits, signals and report logs shared by the two HTTP test targets.
+    .target(
+      name: "HTTPTestSupport", dependencies: ["ComposableCore"], path: "Tests/HTTPTestSupport"),
     .testTarget(
       name: "WorkspaceHTTPTests",
-      dependencies: ["WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting"]
+      dependencies: ["WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting", "HTTPTestSupport"]
     ),
     .testTarget(
       name: "LoopbackHTTPServerTests",
-      dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "ComposableTesting"]
+      dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport"]
     ),
     .testTarget(
       name: "DemoCLITests",

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
@@ -42,7 +43,7 @@ struct ServerLifecycleTests {
     #expect(
       received.hasSuffix(
         "\r\n\r\nretry: 2000\nid: 7\nevent: merged\ndata: P1\ndata: P2\n\n: heartbeat\n"))
-    try await within(5, "the server to notice the client left") { await left.wait() }
+    try await left.wait("the server to notice the client left")
     await server.stop()
   }
 
@@ -68,9 +69,9 @@ struct ServerLifecycleTests {
         return connection
       }
     }
-    try await within(5, "the handler to start") { await started.wait() }
+    try await started.wait("the handler to start")
     try await client.value.close()
-    try await within(5, "the handler to be cancelled") { await cancelled.wait() }
+    try await cancelled.wait("the handler to be cancelled")
     await server.stop()
   }
 
@@ -100,10 +101,10 @@ struct ServerLifecycleTests {
         return text
       }
     }
-    try await within(5, "the stream to start") { await streaming.wait() }
+    try await streaming.wait("the stream to start")
     #expect(server.openConnectionCount == 1)
     try await within(10, "stop") { await server.stop() }
-    try await within(5, "the stream to end") { await streamEnded.wait() }
+    try await streamEnded.wait("the stream to end")
     let text = try await within(10, "the client to see the end") { try await reader.value }
     #expect(text.hasPrefix("HTTP/1.1 200 OK"))
     #expect(server.openConnectionCount == 0)

@@ -1,44 +1,37 @@
 import ComposableCore
+import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import WorkspaceHTTP
 
-/// Connection states as a stream a test can await, boundedly.
-final class StateLog: Sendable {
-  private let stream: AsyncStream<EventStreamState>
-  private let continuation: AsyncStream<EventStreamState>.Continuation
-  private let all = LockIsolated<[EventStreamState]>([])
-
-  init() {
-    (stream, continuation) = AsyncStream.makeStream()
-  }
-
-  var report: @Sendable (EventStreamState) -> Void {
-    { [continuation, all] state in
-      all.withValue { $0.append(state) }
-      continuation.yield(state)
-    }
-  }
-
-  var states: [EventStreamState] { all.withValue { $0 } }
-
+extension Reports<EventStreamState> {
   /// The next `.waiting` state's delay.
   func nextWait(_ what: String) async throws -> Duration {
-    let stream = self.stream
-    return try await within(10, what) {
-      for await state in stream {
-        if case .waiting(let delay, _) = state { return delay }
-      }
-      throw TimedOut(what: what)
+    try await next(what) { state in
+      if case .waiting(let delay, _) = state { delay } else { nil }
     }
   }
 }
 
-/// Options with no jitter (exact waits) reporting to `log`.
-func exactOptions(_ log: StateLog, initial: Duration = .seconds(1)) -> EventStreamOptions {
-  EventStreamOptions(
-    reconnect: Backoff(initial: initial, maximum: .seconds(30), jitter: 0),
-    onStateChange: log.report)
+/// `GET path` followed on a `TestClock`, with exact waits (no jitter; 1 s before the
+/// server's `retry:`), its states kept and its events collected.
+struct ClockedStream {
+  let clock = TestClock()
+  let states = Reports<EventStreamState>()
+  let collector: EventCollector
+
+  init(_ session: HTTPSession, path: String = "/live", maxReconnectAttempts: Int? = nil) {
+    let options = EventStreamOptions(
+      reconnect: Backoff(initial: .seconds(1), maximum: .seconds(30), jitter: 0),
+      maxReconnectAttempts: maxReconnectAttempts, onStateChange: states.report)
+    let clock = self.clock
+    collector = withDependencies {
+      $0.clock = clock
+    } operation: {
+      EventCollector(session.events(.get(path), options: options))
+    }
+  }
 }
 
 /// Collects a stream's events in a task, so a test can drive the clock meanwhile.

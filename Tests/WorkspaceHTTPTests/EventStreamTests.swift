@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
@@ -37,14 +38,8 @@ struct EventStreamTests {
     let connections = LockIsolated<[String?]>([])
     let server = try resettingFeed(connections: connections)
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let states = StateLog()
-    let events = withDependencies {
-      $0.clock = clock
-    } operation: {
-      session.events(.get("/live"), options: exactOptions(states))
-    }
-    let collector = EventCollector(events)
+    let stream = ClockedStream(session)
+    let (clock, states, collector) = (stream.clock, stream.states, stream.collector)
     let wait = try await states.nextWait("the reconnection wait")
     #expect(wait == .seconds(1))
     #expect(collector.received.map(\.id) == ["1", "2", "3"])
@@ -77,13 +72,8 @@ struct EventStreamTests {
       }
     }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let states = StateLog()
-    let collector = withDependencies {
-      $0.clock = clock
-    } operation: {
-      EventCollector(session.events(.get("/live"), options: exactOptions(states)))
-    }
+    let stream = ClockedStream(session)
+    let (clock, states, collector) = (stream.clock, stream.states, stream.collector)
     let wait = try await states.nextWait("the reconnection wait")
     #expect(wait == .seconds(5), "the server's retry: was not the wait")
     await clock.advance(by: .seconds(5) - .milliseconds(1))
@@ -195,13 +185,8 @@ struct EventStreamTests {
       }
     }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let states = StateLog()
-    let collector = withDependencies {
-      $0.clock = clock
-    } operation: {
-      EventCollector(session.events(.get("/live"), options: exactOptions(states)))
-    }
+    let stream = ClockedStream(session)
+    let (clock, states, collector) = (stream.clock, stream.states, stream.collector)
     await clock.advance(by: try await states.nextWait("the reconnection wait"))
     #expect(try await collector.end() == nil)
     #expect(collector.received.map(\.data) == ["only"])
@@ -226,15 +211,8 @@ struct EventStreamTests {
       router.get("/live") { _ in .status(503) }
     }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let states = StateLog()
-    var options = exactOptions(states)
-    options.maxReconnectAttempts = 2
-    let collector = withDependencies {
-      $0.clock = clock
-    } operation: {
-      EventCollector(session.events(.get("/live"), options: options))
-    }
+    let stream = ClockedStream(session, maxReconnectAttempts: 2)
+    let (clock, states, collector) = (stream.clock, stream.states, stream.collector)
     let first = try await states.nextWait("the first wait")
     await clock.advance(by: first)
     let second = try await states.nextWait("the second wait")

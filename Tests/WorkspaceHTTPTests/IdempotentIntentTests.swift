@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
@@ -17,19 +18,11 @@ struct IdempotentIntentTests {
   @Test func aLostAnswerIsRetriedWithTheSameKeyAndBodyAndMakesOneRecord() async throws {
     let server = try RecordsServer { $0 == 1 ? .loseAnswerAfterCreating : nil }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let progress = ProgressLog()
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, policy: policy, progress: progress.report)
-      }
-    }
-    let wait = try await progress.nextWait("the retry's backoff")
+    let sending = SendingIntent(intent, through: session, policy: policy)
+    let wait = try await sending.nextWait("the retry's backoff")
     #expect(wait == .seconds(1))
-    await clock.advance(by: wait)
-    let response = try await within(10, "the retry") { try await sending.value }
+    await sending.clock.advance(by: wait)
+    let response = try await sending.answer("the retry")
     #expect(response.status == 200)
     #expect(response.text == #"{"id":"R1"}"#)
     #expect(server.records.current.count == 1)
@@ -44,26 +37,18 @@ struct IdempotentIntentTests {
   @Test func inFlightIsRetriedOnlyAfterTheBackoffOnTheClock() async throws {
     let server = try RecordsServer { $0 <= 2 ? .inFlight : nil }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let progress = ProgressLog()
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, policy: policy, progress: progress.report)
-      }
-    }
-    let first = try await progress.nextWait("the first backoff")
+    let sending = SendingIntent(intent, through: session, policy: policy)
+    let first = try await sending.nextWait("the first backoff")
     #expect(first == .seconds(1))
-    await clock.advance(by: first - .milliseconds(1))
+    await sending.clock.advance(by: first - .milliseconds(1))
     #expect(server.attempts.current.count == 1, "retried before the backoff elapsed")
-    #expect(clock.sleeperCount == 1)
-    await clock.advance(by: .milliseconds(1))
-    let second = try await progress.nextWait("the second backoff")
+    #expect(sending.clock.sleeperCount == 1)
+    await sending.clock.advance(by: .milliseconds(1))
+    let second = try await sending.nextWait("the second backoff")
     #expect(second == .seconds(2), "the backoff grows exponentially")
     #expect(server.attempts.current.count == 2)
-    await clock.advance(by: second)
-    let response = try await within(10, "the third attempt") { try await sending.value }
+    await sending.clock.advance(by: second)
+    let response = try await sending.answer("the third attempt")
     #expect(response.status == 201)
     #expect(server.attempts.current.map(\.key) == ["intent-1", "intent-1", "intent-1"])
     await server.stop()
@@ -95,19 +80,11 @@ struct IdempotentIntentTests {
   @Test func transientFailuresAreBoundedWithAClearFinalError() async throws {
     let server = try RecordsServer { $0 == 2 ? .resetBeforeCreating : .status(503) }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let progress = ProgressLog()
     let limited = RetryPolicy(maxAttempts: 3, backoff: policy.backoff)
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, policy: limited, progress: progress.report)
-      }
-    }
-    for _ in 1...2 { await clock.advance(by: try await progress.nextWait("a backoff")) }
+    let sending = SendingIntent(intent, through: session, policy: limited)
+    for _ in 1...2 { await sending.clock.advance(by: try await sending.nextWait("a backoff")) }
     await #expect {
-      try await within(10, "the final error") { try await sending.value }
+      try await sending.answer("the final error")
     } throws: { error in
       "\(error)"
         == "POST /records (Idempotency-Key intent-1) got no definite answer in 3 attempts "
@@ -121,19 +98,11 @@ struct IdempotentIntentTests {
   @Test func retryAfterIsHonoured() async throws {
     let server = try RecordsServer { $0 == 1 ? .status(429, retryAfter: 7) : nil }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let progress = ProgressLog()
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, policy: policy, progress: progress.report)
-      }
-    }
-    let wait = try await progress.nextWait("the server's Retry-After")
+    let sending = SendingIntent(intent, through: session, policy: policy)
+    let wait = try await sending.nextWait("the server's Retry-After")
     #expect(wait == .seconds(7))
-    await clock.advance(by: wait)
-    #expect(try await within(10, "the retry") { try await sending.value }.status == 201)
+    await sending.clock.advance(by: wait)
+    #expect(try await sending.answer("the retry").status == 201)
     await server.stop()
   }
 
@@ -169,18 +138,10 @@ struct IdempotentIntentTests {
   @Test func cancellingDuringTheBackoffStopsTheRetries() async throws {
     let server = try RecordsServer { _ in .inFlight }
     let session = try await server.signedInSession()
-    let clock = TestClock()
-    let progress = ProgressLog()
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, policy: policy, progress: progress.report)
-      }
-    }
-    _ = try await progress.nextWait("the backoff")
-    sending.cancel()
-    await #expect(throws: CancellationError.self) { try await sending.value }
+    let sending = SendingIntent(intent, through: session, policy: policy)
+    _ = try await sending.nextWait("the backoff")
+    sending.task.cancel()
+    await #expect(throws: CancellationError.self) { try await sending.answer("the cancellation") }
     #expect(server.attempts.current.count == 1)
     await server.stop()
   }

@@ -1,5 +1,7 @@
 import ComposableCore
+import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import WorkspaceHTTP
 
@@ -81,33 +83,40 @@ final class RecordsServer: Sendable {
   func stop() async { await sessionServer.stop() }
 }
 
-/// Progress reports as a stream a test can await, boundedly.
-final class ProgressLog: Sendable {
-  let stream: AsyncStream<IntentProgress>
-  private let continuation: AsyncStream<IntentProgress>.Continuation
-  private let all = LockIsolated<[IntentProgress]>([])
-
-  init() {
-    (stream, continuation) = AsyncStream.makeStream()
-  }
-
-  var report: @Sendable (IntentProgress) -> Void {
-    { [continuation, all] progress in
-      all.withValue { $0.append(progress) }
-      continuation.yield(progress)
-    }
-  }
-
-  var reports: [IntentProgress] { all.withValue { $0 } }
-
+extension Reports<IntentProgress> {
   /// The next `.waiting` report's delay.
   func nextWait(_ what: String) async throws -> Duration {
-    let stream = self.stream
-    return try await within(10, what) {
-      for await progress in stream {
-        if case .waiting(_, let delay, _) = progress { return delay }
-      }
-      throw TimedOut(what: what)
+    try await next(what) { progress in
+      if case .waiting(_, let delay, _) = progress { delay } else { nil }
     }
+  }
+}
+
+/// An intent being sent in a task, its backoff sleeping on a `TestClock`, its progress kept.
+struct SendingIntent {
+  let task: Task<HTTPResponse, any Error>
+  let clock = TestClock()
+  let progress = Reports<IntentProgress>()
+
+  init(_ intent: IdempotentIntent, through session: HTTPSession, policy: RetryPolicy) {
+    let (clock, progress) = (self.clock, self.progress)
+    task = Task {
+      try await withDependencies {
+        $0.clock = clock
+      } operation: {
+        try await session.send(intent, policy: policy, progress: progress.report)
+      }
+    }
+  }
+
+  /// The next backoff's delay, once the intent waits on the clock.
+  func nextWait(_ what: String) async throws -> Duration {
+    try await progress.nextWait(what)
+  }
+
+  /// How the sending ended.
+  func answer(_ what: String) async throws -> HTTPResponse {
+    let task = self.task
+    return try await within(10, what) { try await task.value }
   }
 }

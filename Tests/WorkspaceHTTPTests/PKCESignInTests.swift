@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
@@ -141,33 +142,19 @@ struct PKCESignInTests {
   }
 }
 
-/// An OAuth authorization server with PKCE: `/authorize` redirects back with a code bound to
-/// the challenge, `/token` exchanges the code for a session cookie if the verifier matches.
+/// An OAuth authorization server with PKCE: `/authorize` grants ada a code bound to the
+/// challenge, `/token` redeems it for a session cookie if the verifier matches.
 final class AuthorizationServer: Sendable {
   let server: SessionServer
 
   init() throws {
-    let challenges = LockIsolated<[String: (challenge: String, redirect: String)]>([:])
+    let authorizations = PKCEAuthorizations<String>()
     server = try SessionServer { router in
-      router.get("/authorize") { request in
-        guard request.queryValue("code_challenge_method") == "S256",
-          let challenge = request.queryValue("code_challenge"),
-          let redirect = request.queryValue("redirect_uri"),
-          let state = request.queryValue("state")
-        else { return .status(400) }
-        let code = "code-" + PKCE.randomToken(byteCount: 8)
-        challenges.withValue { $0[code] = (challenge, redirect) }
-        var response = HTTPServerResponse.status(302)
-        response.headers["Location"] = "\(redirect)?code=\(code)&state=\(state)"
-        return response
-      }
+      router.get("/authorize") { request in authorizations.authorize(request, granting: "ada") }
       router.post("/token") { request in
-        let form = request.formFields
-        guard let code = form["code"], let verifier = form["code_verifier"],
-          let issued = challenges.withValue({ $0.removeValue(forKey: code) }),
-          form["redirect_uri"] == issued.redirect,
-          PKCE(verifier: verifier).challenge == issued.challenge
-        else { return .json(#"{"error":"invalid_grant"}"#, status: 400) }
+        guard authorizations.redeem(request) == "ada" else {
+          return .json(#"{"error":"invalid_grant"}"#, status: 400)
+        }
         var response = HTTPServerResponse.json(#"{"token_type":"cookie"}"#)
         response.setCookie(SetCookie(name: "session", value: "pkce-session-secret", httpOnly: true))
         return response

@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
@@ -56,7 +57,7 @@ struct SecretsNeverLeakTests {
       }
     }
     let configuration = HTTPSessionConfiguration(
-      csrf: .echoCookie(), timeout: .seconds(1), headers: ["Authorization": Self.bearer],
+      csrf: .echoCookie(), headers: ["Authorization": Self.bearer],
       logger: log.logger)
 
     // PKCE sign-in against the authorization server, through a session with the same logger.
@@ -82,23 +83,17 @@ struct SecretsNeverLeakTests {
         .get("/secure", query: [URLQueryItem(name: "token", value: Self.queryToken)]))
       texts.append("\(answer)")
     }
-    let clock = TestClock()
-    let progress = ProgressLog()
     let intent = IdempotentIntent(
       key: IdempotencyKey(rawValue: "k1"), path: "/records",
       body: .form(["password": Self.password]))
-    let sending = Task {
-      try await withDependencies {
-        $0.clock = clock
-      } operation: {
-        try await session.send(intent, progress: progress.report)
-      }
-    }
-    await clock.advance(by: try await progress.nextWait("the retry"))
-    texts.append("\(try await within(10, "the intent") { try await sending.value })")
-    texts.append(progress.reports.map { "\($0)" }.joined(separator: "\n"))
+    let sending = SendingIntent(intent, through: session, policy: RetryPolicy())
+    await sending.clock.advance(by: try await sending.nextWait("the retry"))
+    texts.append("\(try await sending.answer("the intent"))")
+    texts.append(sending.progress.reports.map { "\($0)" }.joined(separator: "\n"))
     await collect(texts) { try await session.send(IdempotentIntent(path: "/refused", body: .none)) }
-    await collect(texts) { try await session.send(.get("/slow")) }
+    await collect(texts) {
+      try await session.send(HTTPRequest(method: .get, path: "/slow", timeout: .seconds(1)))
+    }
     for try await event in session.events(.get("/live")) {
       texts.append("\(event)")
       break

@@ -71,8 +71,11 @@ final class SessionServer: Sendable {
     -> HTTPSession
   {
     let session = HTTPSession(baseURL: baseURL, configuration: configuration)
-    let answer = try await session.send(
-      .post("/login", body: .form(["name": "ada", "password": "lovelace-pw"]), access: .public))
+    // A generous timeout of its own: the session's may be short on purpose.
+    let login = HTTPRequest(
+      method: .post, path: "/login", body: .form(["name": "ada", "password": "lovelace-pw"]),
+      timeout: .seconds(30), access: .public)
+    let answer = try await session.send(login)
     guard answer.isSuccess else { throw HTTPStatusError(request: "POST /login", response: answer) }
     session.beginSession()
     return session

@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP

@@ -1,31 +1,9 @@
 import ComposableCore
 import Foundation
+import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
 import WorkspaceHTTP
-
-/// A test failure raised when a bounded wait runs out.
-struct TimedOut: Error, CustomStringConvertible {
-  let what: String
-  var description: String { "Timed out waiting for \(what)" }
-}
-
-/// Runs `operation`, failing with ``TimedOut`` after `seconds`: every wait in these tests is
-/// bounded.
-func within<T: Sendable>(
-  _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-  try await withThrowingTaskGroup(of: T.self) { group in
-    group.addTask { try await operation() }
-    group.addTask {
-      try await Task.sleep(for: .seconds(seconds))
-      throw TimedOut(what: what)
-    }
-    defer { group.cancelAll() }
-    guard let first = try await group.next() else { throw TimedOut(what: what) }
-    return first
-  }
-}
 
 /// A loopback server that records every request it receives, routed by `configure`.
 final class RecordingServer: Sendable {
@@ -77,25 +55,6 @@ func next<S: AsyncSequence & Sendable>(
   try await within(seconds, what) {
     var iterator = sequence.makeAsyncIterator()
     return try await iterator.next()
-  }
-}
-
-/// A one-shot signal a test can await (boundedly, with ``within``).
-final class Signal: Sendable {
-  private let stream: AsyncStream<Void>
-  private let continuation: AsyncStream<Void>.Continuation
-
-  init() {
-    (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-  }
-
-  func fire() { continuation.yield() }
-
-  func wait(seconds: Double = 5, _ what: String) async throws {
-    let stream = self.stream
-    try await within(seconds, what) {
-      for await _ in stream { return }
-    }
   }
 }
 

@@ -117,7 +117,7 @@ final class HTTPBenchmarkServer: Sendable {
   init(events: Int) throws {
     let issued = self.issued
     let body = self.body
-    let challenges = LockIsolated<[String: String]>([:])
+    let authorizations = PKCEAuthorizations<String>()
     var router = HTTPRouter()
     router.get("/rotate") { request in
       // The layer sends the last cookie; plain URLSession sends none.
@@ -149,24 +149,12 @@ final class HTTPBenchmarkServer: Sendable {
         await writer.disconnected()
       }
     }
-    router.get("/authorize") { request in
-      guard let challenge = request.queryValue("code_challenge"),
-        let redirect = request.queryValue("redirect_uri"), let state = request.queryValue("state")
-      else { return .status(400) }
-      let code = PKCE.randomToken(byteCount: 16)
-      challenges.withValue { $0[code] = challenge }
-      var response = HTTPServerResponse.status(302)
-      response.headers["Location"] = "\(redirect)?code=\(code)&state=\(state)"
-      return response
-    }
+    router.get("/authorize") { request in authorizations.authorize(request, granting: "ada") }
     router.post("/token") { request in
-      let form = request.formFields
-      guard let code = form["code"], let verifier = form["code_verifier"],
-        let challenge = challenges.withValue({ $0.removeValue(forKey: code) }),
-        PKCE(verifier: verifier).challenge == challenge
-      else { return .status(400) }
+      guard let user = authorizations.redeem(request) else { return .status(400) }
       var response = HTTPServerResponse.json(#"{"ok":true}"#)
-      response.setCookie(SetCookie(name: "session", value: "pkce-\(code)", httpOnly: true))
+      response.setCookie(
+        SetCookie(name: "session", value: "pkce-\(user)-\(PKCE.randomToken(byteCount: 16))"))
       return response
     }
     router.get("/whoami") { request in
