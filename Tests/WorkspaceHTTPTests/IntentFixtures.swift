@@ -42,14 +42,11 @@ final class RecordsServer: Sendable {
               closesConnection: request.headers["Connection"]?.lowercased() == "close"))
           return attempts.count
         }
-        guard let key else {
-          let problem = IdempotencyProblem.keyMissing
-          return .json(problem.json, status: problem.status)
-        }
+        guard let key else { return problemResponse(.keyMissing) }
         let fault = faults(number)
         switch fault {
         case .inFlight:
-          return .json(IdempotencyProblem.inFlight.json, status: 409)
+          return problemResponse(.inFlight)
         case .status(let status, let retryAfter):
           var response = HTTPServerResponse.status(status)
           if let retryAfter { response.headers["Retry-After"] = "\(retryAfter)" }
@@ -67,9 +64,7 @@ final class RecordsServer: Sendable {
           records[key.rawValue] = (request.body, id)
           return (id, false)
         }
-        guard let outcome else {
-          return .json(IdempotencyProblem.keyReused.json, status: 422)
-        }
+        guard let outcome else { return problemResponse(.keyReused) }
         if case .loseAnswerAfterCreating = fault { return .closeWithoutAnswer }
         return .json(#"{"id":"\#(outcome.id)"}"#, status: outcome.replayed ? 200 : 201)
       }
@@ -119,4 +114,11 @@ struct SendingIntent {
     let task = self.task
     return try await within(10, what) { try await task.value }
   }
+}
+
+/// The draft's problem document as an `application/problem+json` answer.
+func problemResponse(_ problem: IdempotencyProblem) -> HTTPServerResponse {
+  HTTPServerResponse(
+    status: problem.status, headers: ["Content-Type": IdempotencyProblem.contentType],
+    body: .bytes(Data(problem.json.utf8)))
 }

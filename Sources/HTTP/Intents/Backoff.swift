@@ -33,10 +33,11 @@ public struct Backoff: Sendable {
   /// The wait after `failures` consecutive failures (1 or more), starting from `base` instead
   /// of `initial` when given; a base above `maximum` is kept (the server asked for it).
   public func delay(afterFailures failures: Int, base: Duration? = nil) -> Duration {
-    let start = base ?? initial
-    let growth = pow(multiplier, Double(max(0, failures - 1)))
-    var delay = min(start * growth, max(maximum, start))
-    delay += delay * (jitter * random())
-    return delay
+    let start = (base ?? initial).timeInterval
+    let ceiling = max(maximum.timeInterval, start)
+    // In seconds, where a huge growth is +infinity and `min` takes the ceiling (a Duration
+    // would overflow after some 70 doublings).
+    let grown = min(start * pow(multiplier, Double(max(0, failures - 1))), ceiling)
+    return .seconds(grown + grown * jitter * min(max(random(), 0), 1))
   }
 }

@@ -55,7 +55,16 @@ enum Redaction {
     if let scheme = components.scheme { text += "\(scheme)://" }
     if let host = components.percentEncodedHost { text += host }
     if let port = components.port { text += ":\(port)" }
-    text += components.percentEncodedPath
+    return text + pathAndQuery(components)
+  }
+
+  /// The path and query of `url`, every query value replaced: `/v1/me?token=<redacted>`.
+  static func pathAndQuery(_ url: URL) -> String {
+    URLComponents(url: url, resolvingAgainstBaseURL: true).map(pathAndQuery) ?? placeholder
+  }
+
+  private static func pathAndQuery(_ components: URLComponents) -> String {
+    var text = components.percentEncodedPath
     if let items = components.percentEncodedQueryItems, !items.isEmpty {
       text += "?" + items.map { "\($0.name)=\(placeholder)" }.joined(separator: "&")
     }

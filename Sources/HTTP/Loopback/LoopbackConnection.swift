@@ -12,14 +12,11 @@ package enum LoopbackSocketError: Error, Equatable, CustomStringConvertible {
   case system(operation: String, message: String)
   /// A receive or send did not complete within the socket's timeout.
   case timedOut(operation: String)
-  /// The connection was already closed on this side.
-  case closed
 
   package var description: String {
     switch self {
     case .system(let operation, let message): "\(operation) failed: \(message)"
     case .timedOut(let operation): "\(operation) timed out"
-    case .closed: "the connection is closed"
     }
   }
 

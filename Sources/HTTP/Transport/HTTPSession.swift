@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let session = HTTPSession(
-///   baseURL: URL(string: "https://workspaces.example")!,
+///   baseURL: workspacesServer,
 ///   configuration: .init(csrf: .echoCookie("csrf", asHeader: "X-CSRF-Token")))
 /// let answer = try await session.send(.post("/auth/session", body: .form(["ticket": t]),
 ///                                           access: .public))
@@ -291,17 +291,12 @@ public final class HTTPSession: Sendable {
     configuration.logger?.log(line())
   }
 
+  /// `→ GET /v1/me?token=<redacted> · Cookie: session=<redacted> · 0 bytes`.
   static func requestLine(_ prepared: Prepared) -> String {
     let headers = (prepared.urlRequest.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
       .map { (name: $0.key, value: $0.value) }
-    let query =
-      prepared.url.query == nil
-      ? ""
-      : "?"
-        + (Redaction.url(prepared.url).split(
-          separator: "?", maxSplits: 1
-        ).last.map(String.init) ?? "")
-    return "→ \(prepared.summary)\(query) · \(Redaction.headers(headers))"
+    let method = prepared.urlRequest.httpMethod ?? "GET"
+    return "→ \(method) \(Redaction.pathAndQuery(prepared.url)) · \(Redaction.headers(headers))"
       + " · \(prepared.urlRequest.httpBody?.count ?? 0) bytes"
   }
 }
