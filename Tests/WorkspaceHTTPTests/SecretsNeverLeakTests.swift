@@ -98,11 +98,27 @@ struct SecretsNeverLeakTests {
       texts.append("\(event)")
       break
     }
+    await collect(texts) {
+      for try await event in session.events(
+        .get("/me", query: [URLQueryItem(name: "token", value: Self.queryToken)]))
+      {
+        return event
+      }
+      return ServerSentEvent(data: "none")
+    }
     texts.append(session.cookies.map { "\($0)" }.joined(separator: "\n"))
     await collect(texts) { try await session.send(.get("/expired")) }
     await collect(texts) { try await session.send(.get("/me")) }
 
-    // The secrets did travel…
+    // The failures happened (their messages are part of what is searched)…
+    for failure in [
+      "was refused with 403", "got no answer within 1 s", "not an event stream",
+      "The session is signed out",
+    ] {
+      #expect(texts.lines.contains { $0.contains(failure) }, "no error said \"\(failure)\"")
+    }
+    #expect(!texts.lines.contains { $0.hasPrefix("unexpected success") })
+    // …the secrets did travel…
     let cookieValues = (1...6).map { SessionServer.sessionValue($0) } + ["pkce-session-secret"]
     #expect(seen.current.contains(Self.bearer))
     #expect(seen.current.contains(Self.queryToken))
