@@ -3,10 +3,13 @@ import WorkspaceHTTP
 
 /// A request as a ``LoopbackHTTPServer`` handler receives it: fully read and within limits.
 public struct HTTPServerRequest: Sendable {
+  /// The request method.
   public let method: HTTPMethod
   /// The request target as sent: path and optional query.
   public let target: String
+  /// The header fields, in order.
   public let headers: HTTPHeaders
+  /// The whole body (within the server's limit).
   public let body: Data
   /// Values of the route pattern's `{name}` segments (see ``HTTPRouter``).
   public internal(set) var pathParameters: [String: String] = [:]

@@ -21,8 +21,11 @@ public struct HTTPServerResponse: Sendable {
     case resetConnection
   }
 
+  /// The status code.
   public var status: Int
+  /// Headers; the server sets `Content-Length` and `Connection` itself.
   public var headers: HTTPHeaders
+  /// The body, or a fault to inject.
   public var body: Body
 
   public init(status: Int = 200, headers: HTTPHeaders = [:], body: Body = .bytes(Data())) {

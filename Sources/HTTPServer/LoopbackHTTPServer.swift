@@ -32,6 +32,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// How long one write may wait for a client that stopped reading.
     public var sendTimeout: Duration
 
+    /// Limits; the defaults suit tests and local reference servers.
     public init(
       maxHeadBytes: Int = 16 * 1024, maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20,
       receiveTimeout: Duration = .seconds(10), sendTimeout: Duration = .seconds(10)

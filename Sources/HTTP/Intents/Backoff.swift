@@ -10,8 +10,11 @@ import Foundation
 /// backoff.delay(afterFailures: 3)   // 2 s … 2.4 s
 /// ```
 public struct Backoff: Sendable {
+  /// The wait after the first failure (unless a server gave a base).
   public var initial: Duration
+  /// How much longer each next wait is.
   public var multiplier: Double
+  /// The longest wait it grows to (a server's longer base is kept).
   public var maximum: Duration
   /// The most added at random, as a fraction of the delay (0 adds nothing).
   public var jitter: Double

@@ -15,10 +15,15 @@ import Foundation
 /// A form body is frozen as bytes too, so a CSRF form-field proof is not added to it (header
 /// proofs still are, fresh on each attempt).
 public struct IdempotentIntent: Sendable, Hashable, Codable {
+  /// The intent's one key, sent with every attempt.
   public let key: IdempotencyKey
+  /// The method of every attempt (usually `POST`).
   public let method: HTTPMethod
+  /// The path below the session's base URL.
   public let path: String
+  /// The body, encoded once: every attempt sends these bytes.
   public let body: Data
+  /// The body's content type (`nil` without a body).
   public let contentType: String?
 
   /// Freezes `body`; `key` defaults to a new key from the `\.uuid` dependency.

@@ -3,6 +3,7 @@
 public struct RetryPolicy: Sendable {
   /// Attempts in all, the first included (at least 1).
   public var maxAttempts: Int
+  /// The waits between attempts, on the `\.clock` dependency.
   public var backoff: Backoff
   /// Reads an answer (default: the IETF draft, ``IntentAnswer/classify(_:)``).
   public var classify: @Sendable (HTTPResponse) -> IntentAnswer

@@ -19,14 +19,19 @@ public struct HTTPRequest: Sendable, Hashable {
     case `public`
   }
 
+  /// The request method; any but `GET`, `HEAD`, `OPTIONS`, `TRACE` carries CSRF proofs.
   public var method: HTTPMethod
   /// The path below the session's base URL, starting with `/`.
   public var path: String
+  /// Query items, percent-encoded when sent (and redacted in logs).
   public var query: [URLQueryItem]
+  /// Headers of this request, over the session's; `Cookie` is the jar's.
   public var headers: HTTPHeaders
+  /// The body, with its content type.
   public var body: HTTPBody
   /// The longest the server may stay silent; `nil` takes the session's default.
   public var timeout: Duration?
+  /// Whether it is a session call (the default) or a public one.
   public var access: Access
 
   public init(

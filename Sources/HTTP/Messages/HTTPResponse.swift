@@ -36,7 +36,9 @@ public struct HTTPResponse: Sendable, Hashable, CustomStringConvertible {
 /// let me = try await session.send(.json(.get("/v1/me"), as: Me.self))
 /// ```
 public struct HTTPEndpoint<Value: Sendable>: Sendable {
+  /// The request to send.
   public var request: HTTPRequest
+  /// Reads the answer (throws for an answer it cannot use).
   public var read: @Sendable (HTTPResponse) throws -> Value
 
   public init(request: HTTPRequest, read: @escaping @Sendable (HTTPResponse) throws -> Value) {
@@ -62,6 +64,7 @@ public struct HTTPEndpoint<Value: Sendable>: Sendable {
 public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The method and path, e.g. `POST /v1/proposals`.
   public let request: String
+  /// The whole answer, body included, for the caller to inspect.
   public let response: HTTPResponse
 
   public init(request: String, response: HTTPResponse) {

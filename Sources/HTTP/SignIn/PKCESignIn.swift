@@ -17,9 +17,11 @@ import Foundation
 ///
 /// Its description shows neither the verifier nor the state.
 public struct PKCESignIn: Sendable, CustomStringConvertible {
+  /// This sign-in's verifier and challenge.
   public let pkce: PKCE
   /// The nonce the browser's return must carry. Never log it.
   public let state: String
+  /// The one-shot listener the browser returns to.
   public let listener: LoopbackRedirectListener
 
   /// Makes a verifier and a state, and opens the listener at `callbackPath`.
@@ -93,8 +95,11 @@ public struct PKCESignIn: Sendable, CustomStringConvertible {
 
 /// What a code exchange is made from. Its description redacts the code and the verifier.
 public struct PKCEExchange: Sendable, CustomStringConvertible {
+  /// The code (or ticket) the browser returned. Never log it.
   public let code: String
+  /// The sign-in's PKCE verifier. Never log it.
   public let verifier: String
+  /// The redirect URI the code was issued for.
   public let redirectURI: URL
 
   public init(code: String, verifier: String, redirectURI: URL) {

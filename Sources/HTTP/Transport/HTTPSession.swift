@@ -29,6 +29,7 @@ import Foundation
 public final class HTTPSession: Sendable {
   /// The server: every request's path is resolved below it.
   public let baseURL: URL
+  /// How the session treats its server (CSRF, session end, timeout, logging).
   public let configuration: HTTPSessionConfiguration
   let urlSession: URLSession
   /// For intents: each request closes its connection, so none rides a reused one.
@@ -53,6 +54,7 @@ public final class HTTPSession: Sendable {
     let generation: Int
   }
 
+  /// A signed-out session with `baseURL`'s server and an empty jar.
   public init(baseURL: URL, configuration: HTTPSessionConfiguration = HTTPSessionConfiguration()) {
     self.baseURL = baseURL
     self.configuration = configuration
