@@ -65,9 +65,24 @@ let package = Package(
       dependencies: ["ComposableCore", "ComposableWorkspace", "ComposableTesting"],
       path: "Sources/WorkspaceTesting"
     ),
+    // The demo's backends: what each provides (Interface, with the in-memory system's own),
+    // and one module per live backend mapping the demo's events onto it.
+    .target(
+      name: "DemoBackendInterface",
+      dependencies: ["ComposableWorkspace", "WorkspaceDemoFeature"],
+      path: "Sources/DemoBackends/Interface"
+    ),
+    .target(
+      name: "DemoGitBackend",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
+        "DemoBackendInterface", "GitWorkspace",
+      ],
+      path: "Sources/DemoBackends/Git"
+    ),
     .executableTarget(
       name: "demo-cli",
-      dependencies: ["WorkspaceDemoFeature", "GitWorkspace"],
+      dependencies: ["WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend"],
       path: "Sources/demo-cli"
     ),
     .testTarget(
@@ -117,8 +132,15 @@ let package = Package(
       dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport"]
     ),
     .testTarget(
+      name: "DemoGitBackendTests",
+      dependencies: ["DemoGitBackend", "WorkspaceDemoFeature"]
+    ),
+    .testTarget(
       name: "DemoCLITests",
-      dependencies: ["demo-cli", "WorkspaceDemoFeature", "ComposableTesting"]
+      dependencies: [
+        "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
+        "ComposableTesting",
+      ]
     ),
   ]
 )

@@ -1,3 +1,5 @@
+import DemoBackendInterface
+import DemoGitBackend
 import Foundation
 
 /// The tool: parses the arguments, opens the state file and the backend, and runs the walk or
@@ -39,18 +41,17 @@ enum CLI {
       sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
       return 1
     }
-    let backend: DemoBackend
+    let backend: any DemoBackend
+    let temporaryFolder: URL?
     switch await openBackend(invocation, saved: saved, sink: sink) {
-    case .success(let opened): backend = opened
+    case .success(let opened): (backend, temporaryFolder) = opened
     case .failure(let failure):
       sink.errorLine("demo-cli: \(failure.reason)")
       return 1
     }
     // Temporary working copies go when the run ends (with --state they stay beside the file).
     defer {
-      if case .git(let git) = backend, invocation.statePath == nil {
-        try? FileManager.default.removeItem(at: git.root)
-      }
+      if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
     }
     let host = saved.map { DemoHost(restoring: $0, backend: backend) } ?? DemoHost(backend: backend)
     let executor = CommandExecutor(host: host)
@@ -99,10 +100,11 @@ enum CLI {
 
   /// The backend `invocation` asks for: the in-memory system, or a Git remote opened (created,
   /// seeded when empty) with its working copies beside the state file (`FILE.workspaces`) or
-  /// in a temporary folder. A state file is reopened only with the backend it was made with.
+  /// in a temporary folder (answered too, to be removed at exit). A state file is reopened
+  /// only with the backend it was made with.
   private static func openBackend(
     _ invocation: Invocation, saved: StateFile?, sink: any OutputSink
-  ) async -> Result<DemoBackend, Refusal> {
+  ) async -> Result<(any DemoBackend, temporaryFolder: URL?), Refusal> {
     guard let choice = invocation.remote else {
       if let remote = saved?.remote {
         return .failure(
@@ -110,7 +112,7 @@ enum CLI {
             "the state file \(invocation.statePath ?? "") belongs to the Git remote \(remote); "
               + "add --backend git --remote \(remote)"))
       }
-      return .success(.memory)
+      return .success((MemoryBackend(), nil))
     }
     if let saved, saved.remote == nil || choice == .new {
       let made = saved.remote.map { "the Git remote \($0)" } ?? "the in-memory system"
@@ -134,10 +136,13 @@ enum CLI {
     } else if opened.seeded {
       sink.line("remote: \(opened.remote) was empty; seeded it with published and festival")
     }
-    let root =
-      invocation.statePath.map { URL(fileURLWithPath: $0 + ".workspaces", isDirectory: true) }
-      ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-        "demo-cli-workspaces-\(UUID().uuidString)", isDirectory: true)
-    return .success(.git(GitBackend(remote: opened.remote, root: root.standardizedFileURL)))
+    guard let path = invocation.statePath else {
+      let temporary = FileManager.default.temporaryDirectory
+        .appendingPathComponent("demo-cli-workspaces-\(UUID().uuidString)", isDirectory: true)
+        .standardizedFileURL
+      return .success((GitBackend(remote: opened.remote, root: temporary), temporary))
+    }
+    let root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
+    return .success((GitBackend(remote: opened.remote, root: root), nil))
   }
 }

@@ -2,11 +2,13 @@ import ComposableAuthoring
 import ComposableAuthoringWorkspace
 import ComposableCore
 import ComposableWorkspace
+import DemoBackendInterface
 import WorkspaceDemoFeature
 
 /// The running demo application: the in-memory system, the device's credentials and the
-/// store `makeWorkspaceDemoStore` builds over them (with a Git backend, over the remote's
-/// catalogue and workspace). Both the walk and the repl drive it.
+/// store `makeWorkspaceDemoStore` builds over them and a backend's clients (the in-memory
+/// system's own, or a Git remote's catalogue and workspace). Both the walk and the repl
+/// drive it.
 @MainActor
 final class DemoHost {
   typealias State = WorkspaceDemoFeature.State
@@ -16,41 +18,36 @@ final class DemoHost {
   let credentials: DemoCredentials
   let store: Store<State, Action>
   /// Where the catalogue and the workspace live.
-  let backend: DemoBackend
+  let backend: any DemoBackend
   /// The tool's own reads of the catalogue (markers, summaries, the reviewer's view).
   let catalogue: any CatalogueReader
 
-  /// A host over `system` with `credentials`, starting from `initialState`. With a Git
-  /// backend, the catalogue and the workspace are the remote's; accounts, sessions and
-  /// admission stay on `system`. Nothing is sent yet: call ``start()``.
+  /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
+  /// and the workspace on `backend`; accounts, sessions and admission stay on `system`.
+  /// Nothing is sent yet: call ``start()``.
   init(
     system: DemoSystem = DemoSystem(),
     credentials: DemoCredentials = DemoCredentials(),
     initialState: State = State(),
-    backend: DemoBackend = .memory
+    backend: any DemoBackend = MemoryBackend()
   ) {
     self.system = system
     self.credentials = credentials
     self.backend = backend
-    switch backend {
-    case .memory:
-      self.catalogue = SystemCatalogue(system: system)
-      self.store = makeWorkspaceDemoStore(
-        system: system, credentials: credentials, initialState: initialState)
-    case .git(let git):
-      let clients = git.clients(system: system, credentials: credentials)
-      self.catalogue = clients.catalogue
-      self.store = makeWorkspaceDemoStore(
-        system: system, credentials: credentials, workspace: clients.workspace,
-        catalogue: clients.catalogue.client, localData: clients.localData,
-        initialState: initialState)
-    }
+    // A ready session in the initial state (reopened from a file) is the client's working copy.
+    let clients = backend.clients(
+      system: system, credentials: credentials,
+      workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
+    self.catalogue = clients.reader
+    self.store = makeWorkspaceDemoStore(
+      system: system, credentials: credentials, workspace: clients.workspace,
+      catalogue: clients.catalogue, localData: clients.localData, initialState: initialState)
   }
 
   /// A host restored from a state file: the system from its snapshot, the session and the
   /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
   /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant.
-  convenience init(restoring file: StateFile, backend: DemoBackend = .memory) {
+  convenience init(restoring file: StateFile, backend: any DemoBackend = MemoryBackend()) {
     var content = EventViewer.Local()
     content.proposals = file.proposals
     self.init(
@@ -66,10 +63,7 @@ final class DemoHost {
   }
 
   /// The Git remote the catalogue lives on, if it is not the in-memory system.
-  var remote: String? {
-    if case .git(let git) = backend { return git.remote }
-    return nil
-  }
+  var remote: String? { backend.remote }
 
   /// The application's state now.
   var state: State { store.state }

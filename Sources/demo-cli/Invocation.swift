@@ -1,3 +1,5 @@
+import DemoGitBackend
+
 /// What the tool was asked to do, parsed from its arguments.
 ///
 /// ```

@@ -3,7 +3,7 @@ import GitWorkspace
 import WorkspaceDemoFeature
 
 /// `--remote`: a new bare repository in a temporary folder, or an existing repository.
-enum RemoteChoice: Equatable, Sendable {
+public enum RemoteChoice: Equatable, Sendable {
   /// `--remote new`.
   case new
   /// `--remote PATH` (or a URL git understands).
@@ -12,24 +12,27 @@ enum RemoteChoice: Equatable, Sendable {
 
 /// Opens the remote `--remote` names: creates a new one, or checks an existing one; an empty
 /// one is seeded with the demo's catalogue.
-struct GitRemoteSetup: Sendable {
+public struct GitRemoteSetup: Sendable {
   /// What came of it.
-  struct Opened: Equatable, Sendable {
+  public struct Opened: Equatable, Sendable {
     /// The remote as git is given it (an absolute path for a local repository).
-    var remote: String
+    public var remote: String
     /// The repository was created now (`--remote new`).
-    var created: Bool
+    public var created: Bool
     /// The branches were seeded now (the repository was empty).
-    var seeded: Bool
+    public var seeded: Bool
   }
 
   var git = GitProcess().withIdentity(GitSignature(name: "demo-cli", email: "demo-cli@users.workspace.invalid"))
+
+  public init() {}
 
   /// The branch the catalogue is published on, and the other seeded branch.
   static let publishedBranch = "published"
   static let otherBranch = "festival"
 
-  func open(_ choice: RemoteChoice) async throws(RemoteSetupError) -> Opened {
+  /// Creates or checks the remote `choice` names, seeding it when it has no refs yet.
+  public func open(_ choice: RemoteChoice) async throws(RemoteSetupError) -> Opened {
     switch choice {
     case .new:
       let remote = FileManager.default.temporaryDirectory
@@ -111,12 +114,15 @@ struct GitRemoteSetup: Sendable {
 }
 
 /// Why `--remote` cannot be used; the tool prints one line and exits with status 1.
-enum RemoteSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RemoteSetupError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `--remote VALUE` cannot be listed by git (and why).
   case notARepository(String, String)
+  /// `--remote new` could not create its bare repository (and why).
   case cannotCreate(String)
+  /// The empty remote could not be seeded (and why).
   case cannotSeed(String, String)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .notARepository(let value, let reason): "--remote \(value) is not a usable Git repository: \(reason)"
     case .cannotCreate(let reason): "cannot create a new remote: \(reason)"

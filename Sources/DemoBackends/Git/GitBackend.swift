@@ -1,45 +1,56 @@
 import ComposableAuthoring
 import ComposableWorkspace
+import DemoBackendInterface
 import Foundation
 import GitWorkspace
 import WorkspaceDemoFeature
 
-/// Where the demo's catalogue and workspace live.
-enum DemoBackend: Sendable {
-  /// The in-memory system (the default).
-  case memory
-  /// A Git remote.
-  case git(GitBackend)
-}
-
 /// The demo on a Git remote: the catalogue is the remote's `published` branch (one JSON file
 /// per event, see ``EventFiles``), proposals are the Git client's `refs/proposals/<key>`.
-/// Accounts, sessions, admission and grants stay on the in-memory system.
-struct GitBackend: Sendable {
+/// Accounts, sessions and admission stay on the in-memory system.
+///
+/// ```swift
+/// let opened = try await GitRemoteSetup().open(.new)
+/// let backend = GitBackend(remote: opened.remote, root: workingCopiesFolder)
+/// ```
+public struct GitBackend: DemoBackend {
   /// The remote, as git is given it.
-  let remote: String
+  public let location: String
   /// Where the working copies (and the catalogue mirror) are kept: one folder per workspace
   /// id, with the Git client's layout (`<root>/<id>/worktree`, `<root>/<id>/reference.git`).
-  let root: URL
+  public let root: URL
+
+  /// A backend on `remote` (a path or a URL git understands), keeping its working copies
+  /// under `root`.
+  public init(remote: String, root: URL) {
+    self.location = remote
+    self.root = root
+  }
+
+  public var remote: String? { location }
 
   /// The branch a new workspace is prepared on.
   static let publishedBranch: BranchName = "published"
 
-  /// The application's clients on this remote.
-  func clients(system: DemoSystem, credentials: DemoCredentials) -> (
-    workspace: DemoWorkspaceClient, catalogue: GitCatalogue, localData: LocalWorkspaceDataClient
-  ) {
+  /// The application's clients on this remote. Working copies are the remote's worktrees under
+  /// ``root`` (reopened from disk), so `workingCopies` is not needed.
+  public func clients(
+    system: DemoSystem,
+    credentials: DemoCredentials,
+    workingCopies: [WorkspaceSession<EventWorkingCopy>]
+  ) -> DemoBackendClients {
     let capability = Self.capability(system: system, credentials: credentials)
     let git = GitWorkspaceClient(
       configuration: GitWorkspaceConfiguration(
-        remote: remote, root: root, defaultBranch: Self.publishedBranch),
+        remote: location, root: root, defaultBranch: Self.publishedBranch),
       capability: capability
     )
-    let catalogue = GitCatalogue(remote: remote, root: root)
-    return (
-      .git(git, reader: catalogue.reader, capability: capability), catalogue,
-      LocalWorkspaceDataClient(remove: { id in try await git.removeWorkingCopy(id) })
-    )
+    let catalogue = GitCatalogue(remote: location, root: root)
+    return DemoBackendClients(
+      workspace: .git(git, reader: catalogue.reader, capability: capability),
+      catalogue: catalogue.client,
+      localData: LocalWorkspaceDataClient(remove: { id in try await git.removeWorkingCopy(id) }),
+      reader: catalogue)
   }
 
   /// The current authoring capability, as the server sees it: the context Authoring validated

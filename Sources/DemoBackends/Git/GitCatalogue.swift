@@ -1,6 +1,7 @@
 import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
+import DemoBackendInterface
 import Foundation
 import GitWorkspace
 import WorkspaceDemoFeature

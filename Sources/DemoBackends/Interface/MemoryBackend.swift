@@ -1,0 +1,52 @@
+import ComposableWorkspace
+import WorkspaceDemoFeature
+
+/// The in-memory system itself: the catalogue, proposals and working copies all on the
+/// `DemoSystem` (the default backend).
+public struct MemoryBackend: DemoBackend {
+  public init() {}
+
+  public var remote: String? { nil }
+
+  public func clients(
+    system: DemoSystem,
+    credentials: DemoCredentials,
+    workingCopies: [WorkspaceSession<EventWorkingCopy>]
+  ) -> DemoBackendClients {
+    let copies = DemoWorkingCopies(workingCopies)
+    return DemoBackendClients(
+      workspace: .demo(system: system, credentials: credentials, workingCopies: copies),
+      catalogue: .demo(system: system),
+      localData: .demo(workingCopies: copies),
+      reader: SystemCatalogue(system: system))
+  }
+}
+
+/// The in-memory system's catalogue.
+public struct SystemCatalogue: CatalogueReader {
+  public let system: DemoSystem
+
+  public init(system: DemoSystem) {
+    self.system = system
+  }
+
+  public func events(at reference: WorkspaceBranchReference) async -> [Event]? {
+    try? await system.revision(reference.revision, of: reference.branch.rawValue).events
+  }
+
+  public func head(of branch: BranchName) async -> String? {
+    try? await system.head(of: branch.rawValue).id
+  }
+
+  public func branches() async -> [String] {
+    await system.branches()
+  }
+
+  public func allProposals() async -> [DemoProposal] {
+    await system.allProposals()
+  }
+
+  public func proposal(named id: String) async -> DemoProposal? {
+    await system.allProposals().first { $0.id == id }
+  }
+}
