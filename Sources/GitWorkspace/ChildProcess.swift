@@ -15,6 +15,13 @@ import Foundation
 /// gets an empty signal mask, default dispositions for the termination signals, its own
 /// process group (so cancellation reaches git's own children too), and no inherited
 /// descriptors besides its three standard ones.
+///
+/// On Linux the child also dies with its parent: it is started through `setpriv --pdeathsig
+/// TERM` (util-linux, on every Debian system), from ``SpawnThread`` (the parent-death signal
+/// is tied to the spawning thread), so a `git push` does not go on after the process that
+/// asked for it was killed. This is a safeguard, not a guarantee (a child whose parent dies
+/// before `setpriv` sets the signal, or a grandchild, survives); callers that need to know
+/// what happened keep their intent durable and ask the remote.
 final class ChildProcess: @unchecked Sendable {
   let pid: pid_t
   private let output: Int32
@@ -31,6 +38,39 @@ final class ChildProcess: @unchecked Sendable {
   /// Starts `executable` (an absolute path). `input` is a readable descriptor for standard
   /// input (`/dev/null` when `nil`); the caller keeps ownership of it.
   static func spawn(
+    executable: String, arguments: [String], environment: [String: String], input: Int32?
+  ) throws -> ChildProcess {
+    var wrapped = (executable: executable, arguments: arguments)
+    if let setpriv = parentDeathWrapper {
+      // The wrapper would start even when the executable cannot: check it here, so that is
+      // still a launch error.
+      guard access(executable, X_OK) == 0 else { throw launchError(executable) }
+      wrapped = (setpriv, ["--pdeathsig", "TERM", "--", executable] + arguments)
+    }
+    let command = wrapped
+    let spawned = SpawnThread.shared.run {
+      Result {
+        try spawnHere(
+          executable: command.executable, arguments: command.arguments,
+          environment: environment, input: input)
+      }
+    }
+    guard let spawned else {
+      throw ProcessLaunchError(executable: executable, reason: "the spawner thread did not answer")
+    }
+    return try spawned.get()
+  }
+
+  /// `setpriv`, when the system has it (Linux); `nil` elsewhere.
+  static let parentDeathWrapper: String? = {
+    #if os(Linux)
+      return ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }
+    #else
+      return nil
+    #endif
+  }()
+
+  private static func spawnHere(
     executable: String, arguments: [String], environment: [String: String], input: Int32?
   ) throws -> ChildProcess {
     let output = try makePipe()
@@ -138,7 +178,9 @@ final class ChildProcess: @unchecked Sendable {
     lock.unlock()
     let signal = status & 0x7f
     let code = signal == 0 ? (status >> 8) & 0xff : signal
-    return ProcessResult(status: code, standardOutput: collected[0], standardError: collected[1])
+    return ProcessResult(
+      status: code, signal: signal == 0 ? nil : signal, standardOutput: collected[0],
+      standardError: collected[1])
   }
 
   /// Sends SIGTERM to the child's process group, then SIGKILL after `grace` if it has not

@@ -93,14 +93,15 @@ public struct GitProcess: Sendable {
     } catch let launch as ProcessLaunchError {
       throw GitError(arguments: arguments, status: -1, message: launch.description)
     }
-    guard acceptedStatuses.contains(result.status) else {
-      let error = result.errorText.trimmingCharacters(in: .whitespacesAndNewlines)
-      let output = result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard result.signal == nil, acceptedStatuses.contains(result.status) else {
+      let error = GitError.message(result.errorText)
+      let output = GitError.message(result.outputText)
       // `push --porcelain` explains rejections ("[rejected] (stale info)") on stdout.
       let explainsOnOutput = error.isEmpty || arguments.first == "push"
       let message = [error, explainsOnOutput ? output : ""].filter { !$0.isEmpty }
         .joined(separator: "\n")
-      throw GitError(arguments: arguments, status: result.status, message: message)
+      throw GitError(
+        arguments: arguments, status: result.status, signal: result.signal, message: message)
     }
     return result
   }

@@ -8,15 +8,19 @@ import Foundation
 /// result.outputText  // "hi\n"
 /// ```
 public struct ProcessResult: Hashable, Sendable {
-  /// The exit status (or the terminating signal's number when the process was killed).
+  /// The exit status (or the terminating signal's number when the process was killed; see
+  /// ``signal``).
   public var status: Int32
+  /// The signal that killed the process, or `nil` when it exited by itself.
+  public var signal: Int32?
   /// Everything the process wrote to standard output.
   public var standardOutput: Data
   /// Everything the process wrote to standard error.
   public var standardError: Data
 
-  public init(status: Int32, standardOutput: Data, standardError: Data) {
+  public init(status: Int32, signal: Int32? = nil, standardOutput: Data, standardError: Data) {
     self.status = status
+    self.signal = signal
     self.standardOutput = standardOutput
     self.standardError = standardError
   }
