@@ -139,7 +139,7 @@ let package = Package(
       name: "DemoCLITests",
       dependencies: [
         "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
-        "ComposableTesting",
+        "GitWorkspace", "ComposableTesting",
       ]
     ),
   ]

@@ -8,9 +8,10 @@ extension GitOperations {
   /// Order: validate → ask the remote for the proposal ref and the branch head (one
   /// `ls-remote`) → an existing proposal answers the retry (or a conflict) → a moved head
   /// throws `WorkspaceHeadMismatch` → build (or reuse) the attempt's commit → `beforePush`
-  /// (the capability check at the commit point) → one atomic, lease-guarded push. A failed
-  /// push is judged by asking the remote again, so a push that landed although its answer was
-  /// lost still answers its record.
+  /// (the capability check at the commit point) → one create-only push → the head rule
+  /// checked again now that the proposal exists (``confirmHead(of:for:baseline:head:in:)``,
+  /// see ``GitHeadGuard``). A failed push is judged by asking the remote again, so a push that
+  /// landed although its answer was lost still answers its record.
   func publish(
     _ changes: GitChangeSet,
     of source: GitWorkingCopy,
@@ -36,6 +37,8 @@ extension GitOperations {
     let remote = try await remoteRefs(
       [attempt.branchRef, attempt.proposalRef], in: source.reference)
     if let existing = remote[attempt.proposalRef] {
+      // A retry of an attempt whose proposal exists: answered as it is (the head rule was the
+      // business of the call that pushed it; see GitHeadGuard).
       return try await existingRecord(
         existing, for: attempt, baseline: baseline, in: source.reference)
     }
@@ -59,8 +62,12 @@ extension GitOperations {
       let after = try await remoteRefs(
         [attempt.branchRef, attempt.proposalRef], in: source.reference)
       if let existing = after[attempt.proposalRef] {
-        return try await existingRecord(
+        let record = try await existingRecord(
           existing, for: attempt, baseline: baseline, in: source.reference)
+        try await confirmHead(
+          of: existing, for: attempt, baseline: baseline, head: after[attempt.branchRef],
+          in: source.reference)
+        return record
       }
       if let moved = after[attempt.branchRef], moved != base {
         throw WorkspaceHeadMismatch(
@@ -69,6 +76,12 @@ extension GitOperations {
         )
       }
       throw error
+    }
+    if configuration.headGuard == .clientChecked {
+      let after = try await remoteRefs([attempt.branchRef], in: source.reference)
+      try await confirmHead(
+        of: commit, for: attempt, baseline: baseline, head: after[attempt.branchRef],
+        in: source.reference)
     }
     return ProposalRecord(id: attempt.proposalRef, contentRevision: commit, target: baseline)
   }
@@ -123,10 +136,12 @@ extension GitOperations {
     return commit
   }
 
-  /// One atomic push: create the proposal ref only if it does not exist, and only while the
-  /// target branch is still at the baseline (pushing the baseline to itself under a lease
-  /// sends nothing when it holds, and fails the whole push when the branch moved). Remotes
-  /// without atomic pushes get the create-only push alone.
+  /// One atomic push: create the proposal ref only if it does not exist, together with the
+  /// baseline pushed to the target branch under a lease. That lease catches only a branch that
+  /// moved before the push connected (git then sees a change and checks it); a move during the
+  /// push is never sent to the remote (git skips a ref already at the pushed value), so the
+  /// head rule is kept after the push instead (see ``GitHeadGuard``). Remotes without atomic
+  /// pushes get the create-only push alone.
   func push(_ commit: String, for attempt: ProposalAttempt, in reference: URL) async throws {
     let create = ["--force-with-lease=\(attempt.proposalRef):", "\(commit):\(attempt.proposalRef)"]
     let guardBranch = [

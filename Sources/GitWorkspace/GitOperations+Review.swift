@@ -143,7 +143,7 @@ extension GitOperations {
     return "\(namespace)/\(uuid.uuidString.lowercased())"
   }
 
-  private func isAncestor(_ ancestor: String, of descendant: String, in repository: URL)
+  func isAncestor(_ ancestor: String, of descendant: String, in repository: URL)
     async throws -> Bool
   {
     try await git.run(

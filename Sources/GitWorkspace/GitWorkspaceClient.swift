@@ -36,11 +36,14 @@ import Foundation
 ///   one round trip. An existing proposal ref with the same content and parent is the answer
 ///   to a retry; with other content it is ``GitWorkspaceError/proposalConflict(id:existingRevision:attemptedTree:)``.
 ///   A moved head throws `WorkspaceHeadMismatch` before anything is pushed. Otherwise one
-///   commit (parent: the baseline; tree: the captured tree) is pushed in one atomic push that
-///   creates `refs/proposals/<key>` only if it does not exist
-///   (`--force-with-lease=<ref>:`) and only while the branch is still at the baseline. The
-///   commit of an attempt is remembered (`refs/workspace/attempts/<key>`), so a retry pushes the
-///   same commit hash and the remote answers "up to date".
+///   commit (parent: the baseline; tree: the captured tree) is pushed, creating
+///   `refs/proposals/<key>` only if it does not exist (`--force-with-lease=<ref>:`). Plain Git
+///   cannot hold the branch during that push; how the head rule is kept, and exactly what is
+///   guaranteed, is ``GitWorkspaceConfiguration/headGuard`` (``GitHeadGuard``): the client
+///   looks again after the push and withdraws a proposal whose branch moved, or the remote's
+///   ``GitHeadGuardHook`` refuses it. The commit of an attempt is remembered
+///   (`refs/workspace/attempts/<key>`), so a retry pushes the same commit hash and the remote
+///   answers "up to date".
 /// - **refreshBaseline** / **selectBranch** fetch the branch and install its head: edits in the
 ///   worktree (modified, new, deleted files — staged or not, even local commits) are carried
 ///   onto the new baseline like `git checkout` does, HEAD moves (detached) to the new head and

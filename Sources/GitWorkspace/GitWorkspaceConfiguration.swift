@@ -27,6 +27,9 @@ public struct GitWorkspaceConfiguration: Sendable {
   public var signature: @Sendable (AuthoringContext) -> GitSignature
   /// The time stamped on a new proposal or merge commit.
   public var now: @Sendable () -> Date
+  /// Who keeps the head rule of publication: the client (any remote, the default) or the
+  /// remote's ``GitHeadGuardHook``. See ``GitHeadGuard`` for exactly what each guarantees.
+  public var headGuard: GitHeadGuard
 
   public init(
     remote: String,
@@ -35,7 +38,8 @@ public struct GitWorkspaceConfiguration: Sendable {
     proposalNamespace: String = "refs/proposals",
     git: GitProcess = GitProcess(),
     signature: @escaping @Sendable (AuthoringContext) -> GitSignature = GitSignature.from,
-    now: @escaping @Sendable () -> Date = { Date() }
+    now: @escaping @Sendable () -> Date = { Date() },
+    headGuard: GitHeadGuard = .clientChecked
   ) {
     self.remote = remote
     self.root = root
@@ -44,5 +48,6 @@ public struct GitWorkspaceConfiguration: Sendable {
     self.git = git
     self.signature = signature
     self.now = now
+    self.headGuard = headGuard
   }
 }

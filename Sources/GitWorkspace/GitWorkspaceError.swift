@@ -34,6 +34,11 @@ public enum GitWorkspaceError: Error, Hashable, Sendable, LocalizedError, Custom
   case proposalWithoutTarget(String)
   /// The proposal cannot be merged into its target without conflicts (git's message).
   case mergeConflict(proposal: String, message: String)
+  /// The target branch moved while the proposal was being created (so it may have landed on a
+  /// moved head) and the proposal ref could not be withdrawn: it exists as `revision`.
+  case headMovedDuringPublication(
+    id: String, revision: String, expected: WorkspaceBranchReference,
+    actual: WorkspaceBranchReference?)
 
   public var description: String {
     switch self {
@@ -66,6 +71,12 @@ public enum GitWorkspaceError: Error, Hashable, Sendable, LocalizedError, Custom
       "The proposal \(id) does not name its target branch."
     case .mergeConflict(let proposal, let message):
       "The proposal \(proposal) does not merge cleanly into its target: \(message)"
+    case .headMovedDuringPublication(let id, let revision, let expected, let actual):
+      """
+      \(expected.branch) moved from \(expected.revision) to \(actual?.revision ?? "nowhere") while \
+      the proposal \(id) was being created, and the proposal (\(revision)) could not be \
+      withdrawn: it may target a head that had already moved.
+      """
     }
   }
 

@@ -132,7 +132,9 @@ enum CLI {
             + "not \(opened.remote)"))
     }
     if opened.created {
-      sink.line("remote: \(opened.remote) (new bare repository, seeded with published and festival)")
+      sink.line(
+        "remote: \(opened.remote) (new bare repository, seeded with published and festival; "
+          + "its hook guards the head of every proposal)")
     } else if opened.seeded {
       sink.line("remote: \(opened.remote) was empty; seeded it with published and festival")
     }
@@ -140,9 +142,10 @@ enum CLI {
       let temporary = FileManager.default.temporaryDirectory
         .appendingPathComponent("demo-cli-workspaces-\(UUID().uuidString)", isDirectory: true)
         .standardizedFileURL
-      return .success((GitBackend(remote: opened.remote, root: temporary), temporary))
+      return .success(
+        (GitBackend(remote: opened.remote, root: temporary, headGuard: opened.headGuard), temporary))
     }
     let root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
-    return .success((GitBackend(remote: opened.remote, root: root), nil))
+    return .success((GitBackend(remote: opened.remote, root: root, headGuard: opened.headGuard), nil))
   }
 }

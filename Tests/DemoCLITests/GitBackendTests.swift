@@ -1,6 +1,7 @@
 import ComposableWorkspace
 import DemoGitBackend
 import Foundation
+import GitWorkspace
 import Testing
 import WorkspaceDemoFeature
 
@@ -78,6 +79,7 @@ struct GitBackendTests {
     #expect(run.status == 0, "\(run.output)")
     let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
     defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent()) }
+    #expect(GitHeadGuardHook.isInstalled(in: URL(fileURLWithPath: String(remote))))
     let refs = try runGit(["--git-dir", String(remote), "for-each-ref", "--format=%(refname)"])
     #expect(refs.split(separator: "\n").filter { $0.hasPrefix("refs/proposals/") }.count == 3)
   }
@@ -136,6 +138,60 @@ struct GitBackendTests {
     #expect(try await executor.run("fresh").text.contains("· 4 events"))
     #expect(try await executor.run("select festival").text.contains("working copy reset to its 2 events"))
     #expect(host.session?.source.events.map(\.id) == ["f1", "f2"])
+  }
+
+  @Test("The branch moves while a proposal is pushed: no ✓, the race is reported, no proposal is left")
+  func headRace() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let remote = directory.appendingPathComponent("catalogue.git").path
+    try runGit(["init", "--quiet", "--bare", remote])
+    let opened = try await GitRemoteSetup().open(.existing(remote))
+    #expect(opened.headGuard == .clientChecked)
+    // The remote holds every proposal push (its pack arrived, no ref written) until released.
+    let held = directory.appendingPathComponent("held")
+    let go = directory.appendingPathComponent("go")
+    let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
+    try Data(
+      """
+      #!/bin/sh
+      if grep -q ' refs/proposals/'; then
+        touch '\(held.path)'
+        n=0
+        while [ ! -e '\(go.path)' ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+      fi
+      exit 0
+      """.utf8
+    ).write(to: hook)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+    let host = DemoHost(
+      backend: GitBackend(remote: remote, root: directory.appendingPathComponent("workspaces")))
+    await host.start()
+    let executor = CommandExecutor(host: host)
+    try await executor.run("signin ada lovelace", "add e4 Talk")
+    let base = try #require(host.session?.baseline)
+
+    let proposing = Task { await executor.execute(.propose(title: "Talk")) }
+    for _ in 0..<600 where !FileManager.default.fileExists(atPath: held.path) {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try #require(FileManager.default.fileExists(atPath: held.path), "the proposal push never arrived")
+    let other = directory.appendingPathComponent("other").path
+    try runGit(["clone", "--quiet", "--branch", "published", remote, other])
+    try runGit(["-C", other, "-c", "user.name=Grace", "-c", "user.email=g@example.com",
+      "commit", "--quiet", "--allow-empty", "-m", "Elsewhere"])
+    try runGit(["-C", other, "push", "--quiet", "origin", "published"])
+    let moved = try runGit(["-C", other, "rev-parse", "HEAD"]).trimmingCharacters(in: .newlines)
+    try Data().write(to: go)
+
+    let outcome = await proposing.value
+    #expect(outcome.failed)
+    #expect(!outcome.lines.contains { $0.tone == .success }, "\(outcome.text)")
+    #expect(
+      outcome.text
+        == "no proposal created: published moved from \(base.revision.prefix(7)) to \(moved.prefix(7)); refresh first")
+    let refs = try runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
+    #expect(refs.isEmpty, "\(refs)")
   }
 
   @Test("A state file is reopened only with the backend it was made with")

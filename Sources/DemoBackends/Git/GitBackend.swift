@@ -19,12 +19,15 @@ public struct GitBackend: DemoBackend {
   /// Where the working copies (and the catalogue mirror) are kept: one folder per workspace
   /// id, with the Git client's layout (`<root>/<id>/worktree`, `<root>/<id>/reference.git`).
   public let root: URL
+  /// Who keeps the head rule of publication (see `GitHeadGuard`).
+  public let headGuard: GitHeadGuard
 
   /// A backend on `remote` (a path or a URL git understands), keeping its working copies
   /// under `root`.
-  public init(remote: String, root: URL) {
+  public init(remote: String, root: URL, headGuard: GitHeadGuard = .clientChecked) {
     self.location = remote
     self.root = root
+    self.headGuard = headGuard
   }
 
   public var remote: String? { location }
@@ -42,7 +45,7 @@ public struct GitBackend: DemoBackend {
     let capability = Self.capability(system: system, credentials: credentials)
     let git = GitWorkspaceClient(
       configuration: GitWorkspaceConfiguration(
-        remote: location, root: root, defaultBranch: Self.publishedBranch),
+        remote: location, root: root, defaultBranch: Self.publishedBranch, headGuard: headGuard),
       capability: capability
     )
     let catalogue = GitCatalogue(remote: location, root: root)

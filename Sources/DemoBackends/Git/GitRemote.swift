@@ -21,6 +21,9 @@ public struct GitRemoteSetup: Sendable {
     public var created: Bool
     /// The branches were seeded now (the repository was empty).
     public var seeded: Bool
+    /// Who keeps the head rule: the remote when it has ``GitHeadGuardHook`` (a new remote gets
+    /// it), else the client.
+    public var headGuard: GitHeadGuard
   }
 
   var git = GitProcess().withIdentity(GitSignature(name: "demo-cli", email: "demo-cli@users.workspace.invalid"))
@@ -43,11 +46,12 @@ public struct GitRemoteSetup: Sendable {
           at: remote.deletingLastPathComponent(), withIntermediateDirectories: true)
         try await git.run(
           ["init", "--quiet", "--bare", "--initial-branch=\(Self.publishedBranch)", remote.path])
+        try GitHeadGuardHook.install(in: remote)
       } catch {
         throw .cannotCreate(Self.reason(error))
       }
       try await seed(remote.path)
-      return Opened(remote: remote.path, created: true, seeded: true)
+      return Opened(remote: remote.path, created: true, seeded: true, headGuard: .remoteEnforced)
 
     case .existing(let value):
       let remote = value.contains("://") ? value : URL(fileURLWithPath: value).standardizedFileURL.path
@@ -57,9 +61,14 @@ public struct GitRemoteSetup: Sendable {
       } catch {
         throw .notARepository(value, Self.reason(error))
       }
-      guard listing.isEmpty else { return Opened(remote: remote, created: false, seeded: false) }
+      let headGuard: GitHeadGuard =
+        !value.contains("://") && GitHeadGuardHook.isInstalled(in: URL(fileURLWithPath: remote))
+        ? .remoteEnforced : .clientChecked
+      guard listing.isEmpty else {
+        return Opened(remote: remote, created: false, seeded: false, headGuard: headGuard)
+      }
       try await seed(remote)
-      return Opened(remote: remote, created: false, seeded: true)
+      return Opened(remote: remote, created: false, seeded: true, headGuard: headGuard)
     }
   }
 

@@ -1,0 +1,135 @@
+import Foundation
+
+/// A `reference-transaction` hook for a Git remote that makes the head rule of publication
+/// exact (``GitHeadGuard/remoteEnforced``).
+///
+/// When a push creates a proposal ref (`<namespace>/<key>`), the hook, in the transaction's
+/// `prepared` state (the proposal ref is locked, nothing written yet):
+/// 1. reads the target branch from the proposal commit's `Proposal-Target` trailer (refusing a
+///    proposal that names none, or no valid branch);
+/// 2. takes that branch's own ref lock (`refs/heads/<branch>.lock`, created exclusively, as git
+///    does), so no other push can move the branch until this transaction ends;
+/// 3. refuses the proposal unless the branch is at the proposal commit's first parent.
+/// It releases the lock when the transaction is `committed` or `aborted`. A push to the branch
+/// while the lock is held is refused by git ("cannot lock ref"), and a proposal pushed while
+/// the branch is being updated is refused ("is being updated; try again"). Other refs, and
+/// deleting a proposal, pass untouched. If the remote's `git receive-pack` dies between the two
+/// states, the branch stays locked until the lock file is removed — as after any crashed git.
+///
+/// ```swift
+/// try GitHeadGuardHook.install(in: URL(fileURLWithPath: "/srv/git/catalogue.git"))
+/// ```
+public enum GitHeadGuardHook {
+  /// The hook's name in the repository's `hooks/` directory.
+  public static let name = "reference-transaction"
+
+  /// The hook's script for proposals under `namespace` (as in
+  /// ``GitWorkspaceConfiguration/proposalNamespace``).
+  public static func script(proposalNamespace namespace: String = "refs/proposals") -> String {
+    """
+    #!/bin/sh
+    # Composable Workspace head guard (GitHeadGuardHook), for proposals under \(namespace)/.
+    # A proposal ref is created only while its target branch (the commit's Proposal-Target
+    # trailer) is locked at the proposal's parent.
+    namespace='\(namespace)/'
+    zero=0000000000000000000000000000000000000000
+    trailer='%(trailers:key=Proposal-Target,valueonly)'
+    state=$1
+    gitdir=$(git rev-parse --git-dir) || exit 1
+    markers="$gitdir/workspace-head-guard"
+    status=0
+    while read -r old new ref; do
+      case "$ref" in "$namespace"*) ;; *) continue ;; esac
+      marker="$markers/$(printf '%s' "$ref" | tr '/' '%')"
+      case "$state" in
+      prepared)
+        [ "$old" = "$zero" ] && [ "$new" != "$zero" ] || continue
+        target=$(git log -1 --format="$trailer" "$new" | head -n 1)
+        if [ -z "$target" ] || ! git check-ref-format "refs/heads/$target"; then
+          echo "head guard: $ref names no valid target branch" >&2
+          status=1
+          break
+        fi
+        lock="$gitdir/refs/heads/$target.lock"
+        mkdir -p "${lock%/*}" "$markers" || { status=1; break; }
+        claim=$(mktemp "$markers/.claim.XXXXXX") || { status=1; break; }
+        if ! ln "$claim" "$lock" 2>/dev/null; then
+          rm -f "$claim"
+          echo "head guard: $target is being updated; try again" >&2
+          status=1
+          break
+        fi
+        rm -f "$claim"
+        printf '%s\\n' "$lock" >"$marker"
+        head=$(git rev-parse --verify --quiet "refs/heads/$target^{commit}")
+        parent=$(git rev-parse --verify --quiet "$new^1")
+        if [ "$head" != "$parent" ]; then
+          echo "head guard: $target is at ${head:-nothing}, not at $parent; $ref refused" >&2
+          status=1
+          break
+        fi
+        ;;
+      committed | aborted)
+        if [ -f "$marker" ]; then
+          rm -f "$(cat "$marker")" "$marker"
+        fi
+        ;;
+      esac
+    done
+    exit $status
+
+    """
+  }
+
+  /// Installs the hook into `repository` (a bare repository's directory, or a `.git`
+  /// directory), executable by its owner. An existing `reference-transaction` hook that is not
+  /// this one is left alone and the install throws.
+  public static func install(in repository: URL, proposalNamespace: String = "refs/proposals")
+    throws
+  {
+    guard proposalNamespace.hasPrefix("refs/"),
+      proposalNamespace.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/-_.".contains($0)) })
+    else {
+      throw GitHeadGuardHookError.unsupportedNamespace(proposalNamespace)
+    }
+    let hooks = repository.appendingPathComponent("hooks", isDirectory: true)
+    let file = hooks.appendingPathComponent(name)
+    let text = script(proposalNamespace: proposalNamespace)
+    if let existing = try? String(contentsOf: file, encoding: .utf8), existing != text {
+      throw GitHeadGuardHookError.otherHookInstalled(file.path)
+    }
+    try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: file, options: .atomic)
+    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: file.path)
+  }
+
+  /// Whether `repository` (a local repository's git directory) has this hook, executable, for
+  /// `proposalNamespace`.
+  public static func isInstalled(in repository: URL, proposalNamespace: String = "refs/proposals")
+    -> Bool
+  {
+    let file = repository.appendingPathComponent("hooks", isDirectory: true)
+      .appendingPathComponent(name)
+    guard FileManager.default.isExecutableFile(atPath: file.path),
+      let existing = try? String(contentsOf: file, encoding: .utf8)
+    else { return false }
+    return existing == script(proposalNamespace: proposalNamespace)
+  }
+}
+
+/// Why ``GitHeadGuardHook/install(in:proposalNamespace:)`` installed nothing.
+public enum GitHeadGuardHookError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The repository already has another `reference-transaction` hook.
+  case otherHookInstalled(String)
+  /// The namespace is not a plain `refs/…` path.
+  case unsupportedNamespace(String)
+
+  public var description: String {
+    switch self {
+    case .otherHookInstalled(let path):
+      "\(path) is another hook; the head guard was not installed over it"
+    case .unsupportedNamespace(let namespace):
+      "\(namespace) is not a plain refs/… namespace; the head guard was not installed"
+    }
+  }
+}

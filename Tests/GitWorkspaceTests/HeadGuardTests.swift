@@ -1,0 +1,204 @@
+import ComposableCore
+import ComposableWorkspace
+import Foundation
+import Testing
+
+@testable import GitWorkspace
+
+/// The head rule under a real race: the remote's pre-receive hook holds the proposal push
+/// (after its pack arrived, before any ref is written) while someone else pushes the branch.
+@Suite("Head guard")
+struct HeadGuardTests {
+  @Test func plainGitWithdrawsAProposalWhoseBranchMovedDuringThePushAndReportsTheRace() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    let gate = try PushGate(remote: harness.remote, directory: directory)
+    let session = try await harness.git.prepareSource("race")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await harness.git.captureChanges(session.source, session.baseline)
+    let attemptRequest = request("Race")
+
+    let publication = Task {
+      try await harness.git.publishProposal(session.source, session.baseline, changes, attemptRequest)
+    }
+    try await gate.waitUntilHeld()
+    let moved = try await harness.remote.commit(on: "main")
+    try gate.release()
+
+    await #expect(
+      throws: WorkspaceHeadMismatch(
+        expected: session.baseline, actual: WorkspaceBranchReference(branch: "main", revision: moved))
+    ) { try await publication.value }
+    #expect(try await harness.remote.proposalRefs().isEmpty, "the raced proposal was not withdrawn")
+
+    // Refresh, then retry the same attempt: one proposal, on the new head, under the same key.
+    let refreshed = try await harness.git.refreshBaseline(session.source, session.baseline)
+    let recaptured = try await harness.git.captureChanges(session.source, refreshed)
+    let record = try await harness.git.publishProposal(
+      session.source, refreshed, recaptured, attemptRequest)
+    #expect(record.target.revision == moved)
+    #expect(try await harness.remote.proposalRefs() == [record.id])
+  }
+
+  @Test func theRemoteHookRefusesAProposalWhoseBranchMovedBeforeItsRefWasWritten() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    try GitHeadGuardHook.install(in: harness.remote.remote)
+    let git = harness.enforcedByTheRemote()
+    let gate = try PushGate(remote: harness.remote, directory: directory)
+    let session = try await git.prepareSource("refused")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await git.captureChanges(session.source, session.baseline)
+
+    let publication = Task {
+      try await git.publishProposal(session.source, session.baseline, changes, request("Refused"))
+    }
+    try await gate.waitUntilHeld()
+    let moved = try await harness.remote.commit(on: "main")
+    try gate.release()
+
+    await #expect(
+      throws: WorkspaceHeadMismatch(
+        expected: session.baseline, actual: WorkspaceBranchReference(branch: "main", revision: moved))
+    ) { try await publication.value }
+    #expect(try await harness.remote.proposalRefs().isEmpty)
+  }
+
+  @Test func theRemoteHookHoldsTheBranchWhileTheProposalIsCreated() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    // The guard, then a pause inside the proposal's transaction (the branch lock is held).
+    let hooks = harness.remote.remote.appendingPathComponent("hooks")
+    try Data(GitHeadGuardHook.script().utf8).write(to: hooks.appendingPathComponent("head-guard"))
+    let held = directory.url.appendingPathComponent("held")
+    let go = directory.url.appendingPathComponent("go")
+    try executable(
+      """
+      #!/bin/sh
+      input=$(cat)
+      printf '%s\\n' "$input" | sh "$(dirname "$0")/head-guard" "$1" || exit 1
+      case "$1:$input" in
+      prepared:*refs/proposals/*)
+        touch '\(held.path)'
+        n=0
+        while [ ! -e '\(go.path)' ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+        ;;
+      esac
+      exit 0
+      """, at: hooks.appendingPathComponent(GitHeadGuardHook.name))
+    let git = harness.enforcedByTheRemote()
+    let session = try await git.prepareSource("held")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await git.captureChanges(session.source, session.baseline)
+
+    let publication = Task {
+      try await git.publishProposal(session.source, session.baseline, changes, request("Held"))
+    }
+    try await waitForFile(held)
+    let refused = await #expect(throws: GitError.self) { try await harness.remote.commit(on: "main") }
+    #expect(refused?.message.contains("cannot lock ref 'refs/heads/main'") == true, "\(String(describing: refused))")
+    try Data().write(to: go)
+
+    let record = try await publication.value
+    #expect(record.target == session.baseline)
+    #expect(try await harness.remote.head(of: "main") == session.baseline.revision)
+    #expect(try await harness.remote.proposalRefs() == [record.id])
+    // The lock was released: the branch moves again.
+    try await harness.remote.commit(on: "main")
+  }
+
+  @Test func theHookRefusesAProposalWithoutATargetAndLetsOtherRefsAndDeletionsPass() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let remote = try await TestRemote.make(in: directory)
+    try GitHeadGuardHook.install(in: remote.remote)
+    #expect(GitHeadGuardHook.isInstalled(in: remote.remote))
+    #expect(!GitHeadGuardHook.isInstalled(in: remote.remote, proposalNamespace: "refs/other"))
+    let push = { (refspec: String) in
+      _ = try await remote.git.run(["push", "--porcelain", "origin", refspec], in: remote.seed)
+    }
+    let error = await #expect(throws: GitError.self) { try await push("HEAD:refs/proposals/untargeted") }
+    #expect(error?.message.contains("names no valid target branch") == true, "\(String(describing: error))")
+    try await push("HEAD:refs/heads/other")
+    try await push("HEAD:refs/notes/anything")
+    #expect(try await remote.proposalRefs().isEmpty)
+
+    // Installing twice is fine; over another hook it refuses.
+    try GitHeadGuardHook.install(in: remote.remote)
+    try executable("#!/bin/sh\nexit 0\n", at: remote.remote.appendingPathComponent("hooks/reference-transaction"))
+    #expect(throws: GitHeadGuardHookError.self) { try GitHeadGuardHook.install(in: remote.remote) }
+    #expect(!GitHeadGuardHook.isInstalled(in: remote.remote))
+  }
+
+  @Test func withTheHookAnUncontestedPublicationAndItsRetryAnswerOneRecord() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    try GitHeadGuardHook.install(in: harness.remote.remote)
+    let git = harness.enforcedByTheRemote()
+    let session = try await git.prepareSource("calm")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await git.captureChanges(session.source, session.baseline)
+    let attemptRequest = request("Calm")
+    let first = try await git.publishProposal(session.source, session.baseline, changes, attemptRequest)
+    let second = try await git.publishProposal(session.source, session.baseline, changes, attemptRequest)
+    #expect(first == second)
+    #expect(try await harness.remote.proposalRefs() == [first.id])
+    try await harness.remote.commit(on: "main")
+  }
+}
+
+extension GitHarness {
+  /// The same remote and workspaces, with the head rule left to the remote's hook.
+  func enforcedByTheRemote() -> GitWorkspaceClient {
+    var configuration = git.configuration
+    configuration.headGuard = .remoteEnforced
+    let capability = self.capability
+    return GitWorkspaceClient(configuration: configuration) { capability.current }
+  }
+}
+
+/// A pre-receive hook on the remote that holds every push creating a proposal (its pack has
+/// arrived; no ref is written yet) until the test releases it; other pushes pass at once.
+struct PushGate {
+  let held: URL
+  let go: URL
+
+  init(remote: TestRemote, directory: TemporaryDirectory) throws {
+    held = directory.url.appendingPathComponent("gate-held")
+    go = directory.url.appendingPathComponent("gate-go")
+    try executable(
+      """
+      #!/bin/sh
+      if grep -q ' refs/proposals/'; then
+        touch '\(held.path)'
+        n=0
+        while [ ! -e '\(go.path)' ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+      fi
+      exit 0
+      """, at: remote.remote.appendingPathComponent("hooks/pre-receive"))
+  }
+
+  func waitUntilHeld() async throws { try await waitForFile(held) }
+
+  /// Lets the held push, and every later one, through.
+  func release() throws { try Data().write(to: go) }
+}
+
+func executable(_ script: String, at file: URL) throws {
+  try Data(script.utf8).write(to: file)
+  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+}
+
+/// Waits (bounded: 30 s) until `file` exists.
+func waitForFile(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+  for _ in 0..<600 {
+    if FileManager.default.fileExists(atPath: file.path) { return }
+    try await Task.sleep(for: .milliseconds(50))
+  }
+  Issue.record("\(file.lastPathComponent) never appeared", sourceLocation: sourceLocation)
+  throw CancellationError()
+}
