@@ -82,7 +82,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "demo-cli",
-      dependencies: ["WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend"],
+      dependencies: ["WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace"],
       path: "Sources/demo-cli"
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import ComposableCore
 import Foundation
 
 #if canImport(Glibc)
@@ -73,6 +74,9 @@ final class ChildProcess: @unchecked Sendable {
   private static func spawnHere(
     executable: String, arguments: [String], environment: [String: String], input: Int32?
   ) throws -> ChildProcess {
+    guard !registry.current.closed else {
+      throw ProcessLaunchError(executable: executable, reason: "the process is exiting")
+    }
     let output = try makePipe()
     let error: (read: Int32, write: Int32)
     do {
@@ -140,7 +144,32 @@ final class ChildProcess: @unchecked Sendable {
       close(error.read)
       throw ProcessLaunchError(executable: executable, reason: String(cString: strerror(status)))
     }
-    return ChildProcess(pid: pid, output: output.read, error: error.read)
+    let child = ChildProcess(pid: pid, output: output.read, error: error.read)
+    registry.withValue { $0.running[pid] = child }
+    return child
+  }
+
+  /// The children started and not reaped yet, and whether starting more is over.
+  private struct Registry {
+    var running: [pid_t: ChildProcess] = [:]
+    var closed = false
+  }
+
+  private static let registry = LockIsolated(Registry())
+
+  /// Ends every running child: SIGTERM to each one's process group, then SIGKILL to those
+  /// still there after `grace`; returns when all were reaped, or after twice `grace`. From then
+  /// on no child is started (``spawn(executable:arguments:environment:input:)`` throws).
+  /// Blocks the calling thread (for a process about to exit).
+  static func terminateAll(grace: TimeInterval) {
+    // On the spawner thread, so every spawn before this is registered and none comes after.
+    _ = SpawnThread.shared.run { registry.withValue { $0.closed = true } }
+    for signal in [SIGTERM, SIGKILL] {
+      for child in registry.current.running.values { _ = child.send(signal) }
+      let deadline = Date().addingTimeInterval(grace)
+      while !registry.current.running.isEmpty, Date() < deadline { usleep(20_000) }
+      if registry.current.running.isEmpty { return }
+    }
   }
 
   /// Blocks until both pipes reached end of file and the child was reaped; answers its
@@ -176,6 +205,7 @@ final class ChildProcess: @unchecked Sendable {
     lock.lock()
     reaped = true
     lock.unlock()
+    Self.registry.withValue { $0.running[pid] = nil }
     let signal = status & 0x7f
     let code = signal == 0 ? (status >> 8) & 0xff : signal
     return ProcessResult(

@@ -76,6 +76,19 @@ public struct ProcessRunner: Sendable {
     return result
   }
 
+  /// Ends every child process this process started and has not reaped yet: SIGTERM to each
+  /// one's process group, SIGKILL to those still there after `grace` seconds. Returns when they
+  /// are gone, or after twice `grace`. It blocks the calling thread: for a process that is about
+  /// to exit (on SIGTERM, say) and must not leave children writing into folders it removes.
+  ///
+  /// ```swift
+  /// ProcessRunner.terminateAllChildren()
+  /// try? FileManager.default.removeItem(at: scratch)
+  /// ```
+  public static func terminateAllChildren(grace: TimeInterval = 2) {
+    ChildProcess.terminateAll(grace: grace)
+  }
+
   /// A descriptor, at offset 0, on an already unlinked temporary file holding `input`. The file
   /// is created exclusively and readable by its owner only, so no other user sees the input.
   static func inputFile(_ input: Data) throws -> Int32 {

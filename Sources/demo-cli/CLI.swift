@@ -1,9 +1,8 @@
 import DemoBackendInterface
-import DemoGitBackend
 import Foundation
 
-/// The tool: parses the arguments, opens the state file and the backend, and runs the walk or
-/// the repl.
+/// The tool: parses the arguments, claims and opens the state file, opens the backend, and
+/// runs the walk or the repl.
 @MainActor
 enum CLI {
   /// Runs the tool; returns its exit status.
@@ -30,30 +29,42 @@ enum CLI {
     let style = invocation.noColor ? Style.plain : terminal.style
     if invocation.mode == .help {
       sink.write(ToolHelp.text)
-      return 0
+      return sink.isBroken ? 1 : 0
     }
 
+    // The state file is claimed for the whole session before it is read.
     let storage = invocation.statePath.map(StateFileStorage.init(path:))
+    let lock: StateFileLock?
     let saved: StateFile?
+    do {
+      try storage?.checkKind()
+      lock = try invocation.statePath.map(StateFileLock.acquire(for:))
+    } catch {
+      sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
+      return 1
+    }
+    defer { lock?.release() }
     do {
       saved = try storage?.load()
     } catch {
       sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
       return 1
     }
-    let backend: any DemoBackend
-    let temporaryFolder: URL?
-    switch await openBackend(invocation, saved: saved, sink: sink) {
-    case .success(let opened): (backend, temporaryFolder) = opened
+
+    let opened: OpenedBackend
+    switch await OpenedBackend.open(invocation, saved: saved, sink: sink) {
+    case .success(let backend): opened = backend
     case .failure(let failure):
-      sink.errorLine("demo-cli: \(failure.reason)")
+      sink.errorLine("demo-cli: \(Describe.oneLine(failure.reason))")
       return 1
     }
-    // Temporary working copies go when the run ends (with --state they stay beside the file).
-    defer {
-      if let temporaryFolder { try? FileManager.default.removeItem(at: temporaryFolder) }
+    defer { opened.removeTemporaryFolder() }
+    let host = saved.map { DemoHost(restoring: $0, backend: opened.backend) }
+      ?? DemoHost(backend: opened.backend)
+    if let refusal = await restoredBaselineRefusal(host, statePath: invocation.statePath) {
+      sink.errorLine("demo-cli: \(refusal)")
+      return 1
     }
-    let host = saved.map { DemoHost(restoring: $0, backend: backend) } ?? DemoHost(backend: backend)
     let executor = CommandExecutor(host: host)
 
     switch invocation.mode {
@@ -75,7 +86,7 @@ enum CLI {
         sink.line("")
         sink.line("the remote stays: git --git-dir \(remote) for-each-ref")
       }
-      return succeeded ? 0 : 1
+      return succeeded && !sink.isBroken ? 0 : 1
 
     case .repl:
       await host.start()
@@ -86,66 +97,30 @@ enum CLI {
       if saved != nil, let path = invocation.statePath {
         let printer = OutcomePrinter(style: style)
         var outcome = CommandOutcome.info("restored from \(path)")
-        outcome.info("session: " + (host.state.session.map { "\($0.username) (\($0.token))" } ?? "signed out"))
+        outcome.info("session: " + (host.state.session.map(Describe.session) ?? "signed out"))
         outcome.info(executor.admissionLine)
         outcome.info(executor.workspaceLine)
         printer.print(outcome, to: sink)
       }
-      return await Repl(
+      let status = await Repl(
         executor: executor, sink: sink, style: style, interactive: terminal.inputIsTerminal,
         storage: storage
       ).run(readLine: readLine)
+      return sink.isBroken ? 1 : status
     }
   }
 
-  /// The backend `invocation` asks for: the in-memory system, or a Git remote opened (created,
-  /// seeded when empty) with its working copies beside the state file (`FILE.workspaces`) or
-  /// in a temporary folder (answered too, to be removed at exit). A state file is reopened
-  /// only with the backend it was made with.
-  private static func openBackend(
-    _ invocation: Invocation, saved: StateFile?, sink: any OutputSink
-  ) async -> Result<(any DemoBackend, temporaryFolder: URL?), Refusal> {
-    guard let choice = invocation.remote else {
-      if let remote = saved?.remote {
-        return .failure(
-          Refusal(
-            "the state file \(invocation.statePath ?? "") belongs to the Git remote \(remote); "
-              + "add --backend git --remote \(remote)"))
-      }
-      return .success((MemoryBackend(), nil))
+  /// Why a restored workspace cannot be used: its baseline is not a revision of the backend
+  /// (a damaged or edited file, a remote that lost the commit). Refused rather than trusted as
+  /// ready, or re-prepared over its edits.
+  private static func restoredBaselineRefusal(_ host: DemoHost, statePath: String?) async
+    -> String?
+  {
+    guard let baseline = host.session?.baseline, await host.events(at: baseline) == nil else {
+      return nil
     }
-    if let saved, saved.remote == nil || choice == .new {
-      let made = saved.remote.map { "the Git remote \($0)" } ?? "the in-memory system"
-      return .failure(
-        Refusal("the state file \(invocation.statePath ?? "") belongs to \(made), not to this remote"))
-    }
-    let opened: GitRemoteSetup.Opened
-    do {
-      opened = try await GitRemoteSetup().open(choice)
-    } catch {
-      return .failure(Refusal(error.description))
-    }
-    if let saved, saved.remote != opened.remote {
-      return .failure(
-        Refusal(
-          "the state file \(invocation.statePath ?? "") belongs to the Git remote \(saved.remote ?? ""), "
-            + "not \(opened.remote)"))
-    }
-    if opened.created {
-      sink.line(
-        "remote: \(opened.remote) (new bare repository, seeded with published and festival; "
-          + "its hook guards the head of every proposal)")
-    } else if opened.seeded {
-      sink.line("remote: \(opened.remote) was empty; seeded it with published and festival")
-    }
-    guard let path = invocation.statePath else {
-      let temporary = FileManager.default.temporaryDirectory
-        .appendingPathComponent("demo-cli-workspaces-\(UUID().uuidString)", isDirectory: true)
-        .standardizedFileURL
-      return .success(
-        (GitBackend(remote: opened.remote, root: temporary, headGuard: opened.headGuard), temporary))
-    }
-    let root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
-    return .success((GitBackend(remote: opened.remote, root: root, headGuard: opened.headGuard), nil))
+    let place = host.remote.map { "on the Git remote \($0)" } ?? "in the saved system"
+    return "cannot use the state file \(statePath ?? ""): its workspace's baseline "
+      + "\(Describe.reference(baseline)) does not exist \(place); it was left as it is"
   }
 }

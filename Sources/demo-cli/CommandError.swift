@@ -13,8 +13,10 @@ enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .unterminatedQuote:
       "unterminated quote; close it with the same quote character"
-    case .unknownCommand(let name):
+    case .unknownCommand(let name) where Self.couldBeCommandName(name):
       "unknown command '\(name)'; type 'help' for the list of commands"
+    case .unknownCommand:
+      "unknown command (not repeated here: it may hold a password); type 'help' for the list of commands"
     case .usage(let command):
       "wrong arguments for \(command); usage: \(CommandTable.spec(named: command)?.usage ?? command)"
     case .unknownOption(let command, let option):
@@ -26,5 +28,12 @@ enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownHelpTopic(let name):
       "no help for '\(name)': there is no such command; type 'help' for the list"
     }
+  }
+
+  /// Whether `word` is repeated in a message about a line that failed: a short word of ASCII
+  /// letters is taken for a (mistyped) command's name. Anything else is not repeated, and a
+  /// failed line's later words never are.
+  static func couldBeCommandName(_ word: String) -> Bool {
+    (1...12).contains(word.count) && word.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "?") }
   }
 }

@@ -9,7 +9,7 @@ extension CommandExecutor {
     guard let session = state.session, session.token != previous else {
       return .failure("sign-in refused: \(state.notice ?? "no reason given")")
     }
-    var outcome = CommandOutcome.success("signed in as \(session.username) (\(session.token))")
+    var outcome = CommandOutcome.success("signed in as \(Describe.session(session))")
     switch state.editing.authoring.admission {
     case .admitted:
       outcome.success(admissionLine)
@@ -69,7 +69,7 @@ extension CommandExecutor {
   func status() async -> CommandOutcome {
     var outcome = CommandOutcome()
     if let session = state.session {
-      outcome.info("session: \(session.username) (\(session.token))")
+      outcome.info("session: \(Describe.session(session))")
     } else {
       outcome.info("session: signed out")
     }

@@ -94,6 +94,40 @@ enum Describe {
     }.joined(separator: " ")
   }
 
+  /// `ada (session 5f0c2e9a)`: the account and a fingerprint of the session, never its token.
+  static func session(_ session: DemoSession) -> String {
+    "\(session.username) (session \(fingerprint(session.token)))"
+  }
+
+  /// Eight hex digits that tell sessions apart without revealing the token: a 32-bit digest
+  /// (FNV-1a) of it. Not a secret, and not a way back to the token.
+  static func fingerprint(_ token: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in "demo-cli session fingerprint\u{0}\(token)".utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let hex = String(hash >> 32, radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
+  }
+
+  /// `text` on one line, safe for a terminal: its line breaks (LF, CRLF, CR — an ssh client
+  /// ends lines with CRLF) joined with ` · `, tabs as spaces, other control characters (escape
+  /// sequences from a remote) dropped.
+  static func oneLine(_ text: String) -> String {
+    let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+      .split(whereSeparator: { $0 == "\n" || $0 == "\r" })
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+    let joined = lines.joined(separator: " · ")
+    return String(
+      String.UnicodeScalarView(
+        joined.unicodeScalars.compactMap { scalar in
+          if scalar == "\t" { return " " }
+          return scalar.properties.generalCategory == .control ? nil : scalar
+        }))
+  }
+
   /// `1 event`, `3 events`.
   static func count(_ n: Int, _ noun: String) -> String {
     "\(n) \(noun)\(n == 1 ? "" : "s")"

@@ -4,13 +4,16 @@ struct OutcomePrinter: Sendable {
   /// Put before every line (the walk indents its steps' results).
   var indent = ""
 
+  /// The printed lines: one per outcome line, whatever its text holds (see
+  /// ``Describe/oneLine(_:)``).
   func lines(_ outcome: CommandOutcome) -> [String] {
     outcome.lines.map { line in
-      switch line.tone {
-      case .success: indent + style.green("✓") + " " + line.text
-      case .failure: indent + style.red("✗") + " " + line.text
-      case .info: indent + "  " + line.text
-      case .detail: indent + "    " + style.dim(line.text)
+      let text = Describe.oneLine(line.text)
+      return switch line.tone {
+      case .success: indent + style.green("✓") + " " + text
+      case .failure: indent + style.red("✗") + " " + text
+      case .info: indent + "  " + text
+      case .detail: indent + "    " + style.dim(text)
       }
     }
   }

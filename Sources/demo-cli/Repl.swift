@@ -1,3 +1,5 @@
+import Foundation
+
 /// The interactive shell: reads commands line by line (from a terminal or a pipe), runs each
 /// against the store, prints its result, and saves the state file after every command.
 ///
@@ -18,7 +20,7 @@ struct Repl {
   func run(readLine: () -> String?) async -> Int32 {
     let printer = OutcomePrinter(style: style)
     var failures = 0
-    while true {
+    while !sink.isBroken {
       if interactive { sink.write(style.bold("demo> ")) }
       guard let line = readLine() else {
         if interactive { sink.line() }
@@ -55,11 +57,15 @@ struct Repl {
     sink.line(style.dim("› " + text))
   }
 
-  /// A line that did not parse, safe to echo: a `signin` line keeps only its first word.
+  /// A line that did not parse, safe to echo: nothing after its first word is shown (it may
+  /// be a password: `"signin" ada lovelace extra`, `sigin ada lovelace`, an unclosed quote),
+  /// and the first word only when it could be a command's name.
   static func masked(_ line: String) -> String {
-    let trimmed = line.trimmingWhitespace
-    let first = trimmed.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
-    return first.lowercased() == "signin" && trimmed.count > first.count ? "signin ********" : trimmed
+    let words = line.split(whereSeparator: \.isWhitespace)
+    guard let first = words.first?.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+    else { return "" }
+    let shown = CommandError.couldBeCommandName(first) ? first : "********"
+    return words.count > 1 ? shown + " ********" : shown
   }
 }
 

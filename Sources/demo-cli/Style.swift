@@ -6,9 +6,10 @@ struct Style: Sendable, Equatable {
   static let plain = Style(usesColor: false)
   static let color = Style(usesColor: true)
 
-  /// Colour when standard output is a terminal and `NO_COLOR` is not set.
+  /// Colour when standard output is a terminal and `NO_COLOR` is not set to a non-empty value
+  /// (no-color.org: an empty `NO_COLOR` does not turn colour off).
   static func detect(environment: [String: String], outputIsTerminal: Bool) -> Style {
-    Style(usesColor: outputIsTerminal && environment["NO_COLOR"] == nil)
+    Style(usesColor: outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty)
   }
 
   func bold(_ text: String) -> String { wrap(text, "1") }

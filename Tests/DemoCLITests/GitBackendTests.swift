@@ -32,7 +32,7 @@ struct GitBackendTests {
     let expected: [Regex<AnyRegexOutput>] = try [
       "remote: \(remote) was empty; seeded it with published and festival",
       "demo-cli walk — the whole story, on the Git remote \(remote)",
-      "✓ signed in as ada \\(session-1\\)",
+      "✓ signed in as ada \\(session \(Describe.fingerprint("session-1"))\\)",
       "\\+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
       "✓ proposal \(key) · content \(hash) · target published@\(first)\n",
       "P1 is \(key): the commit [0-9a-f]{7}, whose parent is the baseline published@\(first)",
@@ -192,6 +192,32 @@ struct GitBackendTests {
         == "no proposal created: published moved from \(base.revision.prefix(7)) to \(moved.prefix(7)); refresh first")
     let refs = try runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
     #expect(refs.isEmpty, "\(refs)")
+  }
+
+  @Test("An event file that is a symbolic link on the remote is never followed: no local file is shown")
+  func symbolicLinkOnTheRemote() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let secret = directory.appendingPathComponent("secret.json")
+    try Data(#"{"date":"TBA","id":"e2","title":"SECRET","venue":"TBA"}"#.utf8).write(to: secret)
+    let remote = directory.appendingPathComponent("catalogue.git").path
+    try runGit(["init", "--quiet", "--bare", remote])
+    _ = try await GitRemoteSetup().open(.existing(remote))
+    let clone = directory.appendingPathComponent("clone").path
+    try runGit(["clone", "--quiet", "--branch", "published", remote, clone])
+    try FileManager.default.removeItem(atPath: clone + "/events/e2.json")
+    try FileManager.default.createSymbolicLink(atPath: clone + "/events/e2.json", withDestinationPath: secret.path)
+    try runGit(["-C", clone, "add", "--all"])
+    try runGit(["-C", clone, "-c", "user.name=M", "-c", "user.email=m@example.com", "commit", "--quiet", "-m", "Link"])
+    try runGit(["-C", clone, "push", "--quiet", "origin", "published"])
+
+    let run = await runCLI(
+      ["--backend", "git", "--remote", remote, "repl"], input: ["signin ada lovelace", "list", "branches"])
+    #expect(!run.output.contains("SECRET"), "\(run.output)")
+    #expect(
+      run.output.contains(
+        "workspace: preparation failed: cannot read events/e2.json: it is a symbolic link; it is not followed"),
+      "\(run.output)")
   }
 
   @Test("A state file is reopened only with the backend it was made with")

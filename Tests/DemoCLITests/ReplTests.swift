@@ -191,7 +191,8 @@ struct ReplTests {
     #expect(try await executor.run("signout").failed)
     try await executor.run("signin ada lovelace", "add e4 Talk")
     let status = try await executor.run("status").text
-    #expect(status.contains("session: ada (session-1)"))
+    #expect(status.contains("session: ada (session \(Describe.fingerprint("session-1")))"))
+    #expect(!status.contains("session-1"), "the session token is printed")
     #expect(status.contains("edits against published@r1: +1 ~0 -0"))
     let out = try await executor.run("signout")
     #expect(out.text.contains("workspace: ready at published@r1 · 4 events (kept on this device)"))

@@ -80,7 +80,9 @@ struct StateFileTests {
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(!text.contains("lovelace"))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["state.json"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        == ["state.json", "state.json.lock"])
   }
 
   @Test("The walk saves at the end, and a second walk continues from the saved system")
@@ -105,7 +107,7 @@ struct StateFileTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("state.json").path
     for contents in ["not json at all", #"{"version": 1}"#, #"{"version": 99}"#, ""] {
-      try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+      try writePrivately(contents, to: path)
       for arguments in [["--state", path, "repl"], ["--state", path]] {
         let run = await runCLI(arguments, input: ["signin ada lovelace", "add e4 Talk"])
         #expect(run.status == 1)
@@ -124,7 +126,9 @@ struct StateFileTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let run = await runCLI(["--state", directory.path, "repl"])
     #expect(run.status == 1)
-    #expect(run.errors == "demo-cli: cannot use the state file \(directory.path): cannot read it: not a regular file\n")
+    #expect(
+      run.errors
+        == "demo-cli: cannot use the state file \(directory.path): it is not a regular file; it was left as it is\n")
     let missing = directory.appendingPathComponent("no/such/dir/state.json").path
     let second = await runCLI(["--state", missing])
     #expect(second.status == 1)

@@ -52,3 +52,9 @@ func temporaryDirectory() throws -> URL {
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }
+
+/// Writes `contents` to `path` as the tool would: owner-only (mode 0600).
+func writePrivately(_ contents: String, to path: String) throws {
+  try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+  try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+}

@@ -14,7 +14,7 @@ struct WalkTests {
     #expect(!text.contains("\u{1B}["), "colour is off when the output is not a terminal")
     let expected = [
       "restoreAuthorization",
-      "✓ signed in as ada (session-1)",
+      "✓ signed in as ada (session \(Describe.fingerprint("session-1")))",
       "authoring: admitted as ada · grant grant-1 · may edit, publish",
       "workspace: ready at published@r1 · 3 events",
       "+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
@@ -39,6 +39,7 @@ struct WalkTests {
     #expect(text.contains(#/P2 · content c[0-9a-f]{16} · target published@r1/#))
     #expect(text.contains(#/P3 · content c[0-9a-f]{16} · target published@r2/#))
     #expect(!text.contains("✗"))
+    #expect(!text.contains("session-"), "a session token is printed")
   }
 
   @Test("The narrator writes to the injected sink, with colour when asked")

@@ -52,6 +52,40 @@ struct EventFilesTests {
     }
   }
 
+  @Test("A symbolic link among the events, or as the events folder, is never followed")
+  func symbolicLinks() throws {
+    let worktree = try temporaryDirectory()
+    let outside = try temporaryDirectory()
+    defer {
+      try? FileManager.default.removeItem(at: worktree)
+      try? FileManager.default.removeItem(at: outside)
+    }
+    let secret = Event(id: "s1", title: "SECRET", date: "TBA", venue: "TBA")
+    try EventFiles.encoded(secret).write(to: outside.appendingPathComponent("secret.json"))
+    try EventFiles.write([Event(id: "e1", title: "One", date: "TBA", venue: "TBA")], to: worktree)
+    let link = worktree.appendingPathComponent("events/e2.json")
+    try FileManager.default.createSymbolicLink(
+      at: link, withDestinationURL: outside.appendingPathComponent("secret.json"))
+    #expect(
+      throws: EventFileError.unreadable(
+        path: "events/e2.json", reason: "it is a symbolic link; it is not followed")
+    ) { try EventFiles.events(in: worktree) }
+
+    try FileManager.default.removeItem(at: worktree.appendingPathComponent("events"))
+    try FileManager.default.createSymbolicLink(
+      at: worktree.appendingPathComponent("events"), withDestinationURL: outside)
+    #expect(
+      throws: EventFileError.unreadable(
+        path: "events", reason: "it is a symbolic link; it is not followed")
+    ) { try EventFiles.events(in: worktree) }
+    #expect(throws: EventFileError.self) {
+      try EventFiles.write([Event(id: "e9", title: "Nine", date: "TBA", venue: "TBA")], to: worktree)
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["secret.json"],
+      "something was written through the link")
+  }
+
   @Test("git cat-file --batch output is split by the sizes in its headers")
   func batch() throws {
     let output = Data("aaa blob 3\nabc\nbbb blob 0\n\nccc blob 2\n\n\n\n".utf8)

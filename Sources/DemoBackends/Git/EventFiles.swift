@@ -66,27 +66,64 @@ enum EventFiles {
   // MARK: Worktree
 
   /// The events in a worktree's `events/` directory, with the file each is in.
+  ///
+  /// Only regular files are read: a symbolic link (or anything else that is not a regular
+  /// file) among them, or an `events` that is not a real directory, is an error and is never
+  /// followed, so nothing outside the working copy can be shown as an event.
   static func files(in worktree: URL) throws(EventFileError) -> [(path: String, event: Event)] {
     let directory = worktree.appendingPathComponent(Self.directory, isDirectory: true)
+    var status = stat()
+    guard lstat(directory.path, &status) == 0 else {
+      if errno == ENOENT { return [] }
+      throw .unreadable(path: Self.directory, reason: String(cString: strerror(errno)))
+    }
+    guard status.st_mode & S_IFMT == S_IFDIR else {
+      throw .unreadable(path: Self.directory, reason: notFollowed(status.st_mode))
+    }
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     } catch {
-      guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
       throw .unreadable(path: Self.directory, reason: error.localizedDescription)
     }
     var files: [(path: String, event: Event)] = []
     for name in names.sorted() where name.hasSuffix(".json") {
       let path = "\(Self.directory)/\(name)"
-      let data: Data
-      do {
-        data = try Data(contentsOf: directory.appendingPathComponent(name))
-      } catch {
-        throw .unreadable(path: path, reason: error.localizedDescription)
-      }
+      let data = try readRegularFile(directory.appendingPathComponent(name), path: path)
       files.append((path, try decoded(data, path: path)))
     }
     return files
+  }
+
+  /// The bytes of the regular file at `url`, opened without following a symbolic link.
+  private static func readRegularFile(_ url: URL, path: String) throws(EventFileError) -> Data {
+    let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let reason = errno == ELOOP ? notFollowed(S_IFLNK) : String(cString: strerror(errno))
+      throw .unreadable(path: path, reason: reason)
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw .unreadable(path: path, reason: notFollowed(status.st_mode))
+    }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return data }
+      if count < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+      }
+      data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  /// Why an entry that is not a regular file (or directory) is not read.
+  static func notFollowed(_ mode: mode_t) -> String {
+    mode & S_IFMT == S_IFLNK
+      ? "it is a symbolic link; it is not followed" : "it is not a regular file; it is not read"
   }
 
   /// The events of a worktree, in the catalogue's order.
@@ -157,6 +194,9 @@ struct EventReader: Sendable {
       let fields = text[..<tab].split(separator: " ")
       let path = String(text[text.index(after: tab)...])
       guard fields.count == 3, fields[1] == "blob", path.hasSuffix(".json") else { continue }
+      guard fields[0] != "120000" else {
+        throw EventFileError.unreadable(path: path, reason: EventFiles.notFollowed(S_IFLNK))
+      }
       blobs.append((path, String(fields[2])))
     }
     var files: [(path: String, event: Event)] = []

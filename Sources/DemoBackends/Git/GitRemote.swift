@@ -27,8 +27,14 @@ public struct GitRemoteSetup: Sendable {
   }
 
   var git = GitProcess().withIdentity(GitSignature(name: "demo-cli", email: "demo-cli@users.workspace.invalid"))
+  /// Where temporary work (the seed's clone) is done: a private folder of the caller's.
+  let scratch: URL
 
-  public init() {}
+  /// A setup doing its temporary work in `scratch` (the system's temporary directory by
+  /// default; the clone made there is removed when done).
+  public init(scratch: URL = FileManager.default.temporaryDirectory) {
+    self.scratch = scratch
+  }
 
   /// The branch the catalogue is published on, and the other seeded branch.
   static let publishedBranch = "published"
@@ -42,8 +48,10 @@ public struct GitRemoteSetup: Sendable {
         .appendingPathComponent("demo-cli-remote-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
         .appendingPathComponent("catalogue.git", isDirectory: true)
       do {
+        // Only its owner may enter it (it stays after the run, for them to look at).
         try FileManager.default.createDirectory(
-          at: remote.deletingLastPathComponent(), withIntermediateDirectories: true)
+          at: remote.deletingLastPathComponent(), withIntermediateDirectories: false,
+          attributes: [.posixPermissions: 0o700])
         try await git.run(
           ["init", "--quiet", "--bare", "--initial-branch=\(Self.publishedBranch)", remote.path])
         try GitHeadGuardHook.install(in: remote)
@@ -75,10 +83,11 @@ public struct GitRemoteSetup: Sendable {
   /// Pushes the demo's seed catalogue to an empty remote: `published` with the in-memory
   /// seed's published events, and `festival` on top of it with the festival's events.
   private func seed(_ remote: String) async throws(RemoteSetupError) {
-    let work = FileManager.default.temporaryDirectory
-      .appendingPathComponent("demo-cli-seed-\(UUID().uuidString)", isDirectory: true)
+    let work = scratch.appendingPathComponent("demo-cli-seed-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: work) }
     do {
+      try FileManager.default.createDirectory(
+        at: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
       let system = DemoSystem(snapshot: .seed)
       let published = try await system.head(of: Self.publishedBranch).events
       let festival = try await system.head(of: Self.otherBranch).events

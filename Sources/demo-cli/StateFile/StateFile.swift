@@ -48,8 +48,9 @@ struct StateFile: Codable, Equatable, Sendable {
     return try encoder.encode(self)
   }
 
-  /// Reads a file's bytes.
+  /// Reads a file's bytes; every number in them must pass ``StateFileNumbers``.
   static func decode(_ data: Data) throws(StateFileError) -> StateFile {
+    try StateFileNumbers.check(data)
     let file: StateFile
     do {
       file = try JSONDecoder().decode(StateFile.self, from: data)
@@ -89,12 +90,16 @@ enum StateFileError: Error, Equatable, Sendable, CustomStringConvertible {
   case corrupt(String)
   /// Writing failed.
   case unwritable(String)
+  /// It is readable but not safely this user's (see ``StateFilePolicy``), or another process
+  /// uses it.
+  case refused(String)
 
   var description: String {
     switch self {
     case .unreadable(let reason): "cannot read it: \(reason)"
     case .corrupt(let reason): "it is not a usable demo-cli state file: \(reason)"
     case .unwritable(let reason): "cannot write it: \(reason)"
+    case .refused(let reason): "\(reason); it was left as it is"
     }
   }
 }

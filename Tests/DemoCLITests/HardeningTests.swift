@@ -1,0 +1,291 @@
+import Foundation
+import Testing
+
+@testable import demo_cli
+
+/// demo-cli under hostile conditions (issue 13, items 4–11): every case here trapped, leaked or
+/// lost something before.
+@MainActor
+@Suite("Hardening")
+struct HardeningTests {
+  // MARK: 4. Write errors
+
+  @Test("Standard output on a full disk or closed: one line on stderr, exit 1, no trap")
+  func unwritableOutput() async throws {
+    let full = try await DemoCLIBinary.shell(#"exec "$0" repl >/dev/full"#, input: "status\nstatus\n")
+    #expect(full.signal == nil, "demo-cli was killed by signal \(full.signal ?? 0)")
+    #expect(full.status == 1)
+    #expect(full.errorText == "demo-cli: cannot write to standard output: No space left on device\n")
+
+    let closed = try await DemoCLIBinary.shell(#"exec "$0" repl >&-"#, input: "status\n")
+    #expect(closed.signal == nil, "demo-cli was killed by signal \(closed.signal ?? 0)")
+    #expect(closed.status == 1)
+    #expect(closed.errorText == "demo-cli: cannot write to standard output: Bad file descriptor\n")
+  }
+
+  @Test("A reader that went away, SIGPIPE ignored: exit 1, quietly")
+  func brokenPipe() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // The reader closes its end first; only then are commands fed, so every write fails.
+    let script = #"""
+      trap '' PIPE
+      {
+        n=0
+        while [ ! -e "$1/closed" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+        echo status; echo status
+      } | { "$0" repl; echo "exit=$?" >&2; } | { exec 0<&-; touch "$1/closed"; }
+      """#
+    let run = try await DemoCLIBinary.shell(script, [directory.path])
+    #expect(run.errorText == "exit=1\n", "\(run.errorText)")
+  }
+
+  // MARK: 5. Numbers in the state file
+
+  @Test("A state file with a number out of range is refused in one line and left untouched")
+  func hostileNumbers() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"]).status == 0)
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(saved.contains(#""lastTokenNumber" : 1"#))
+    for value in ["9223372036854775807", "-1", "1.5", "1000000001"] {
+      let hostile = saved.replacingOccurrences(
+        of: #""lastTokenNumber" : 1"#, with: #""lastTokenNumber" : \#(value)"#)
+      try writePrivately(hostile, to: path)
+      let run = try await DemoCLIBinary.run(["--state", path, "repl"], input: "signin ada lovelace\n")
+      #expect(run.signal == nil, "demo-cli was killed by signal \(run.signal ?? 0) for \(value)")
+      #expect(run.status == 1)
+      #expect(run.outputText.isEmpty)
+      #expect(
+        run.errorText
+          == "demo-cli: cannot use the state file \(path): it is not a usable demo-cli state file: "
+          + "\(value) at system.lastTokenNumber is out of range (a whole number from 0 to 1000000000)\n")
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == hostile, "the file was changed")
+    }
+  }
+
+  // MARK: 6. Passwords in echoed lines
+
+  @Test("No form of a bad signin line echoes the password")
+  func passwordsNeverEchoed() async {
+    let lines = [
+      #""signin" ada lovelace extra"#, "sigin ada lovelace", #"signin ada "love lace"#,
+      #""signin ada lovelace"#, "signin:ada:lovelace", "'signin ada lovelace'",
+    ]
+    let run = await runCLI(["repl"], input: lines)
+    #expect(run.status == 1)
+    #expect(!run.output.contains("lovelace"), "\(run.output)")
+    #expect(!run.output.contains("love lace"), "\(run.output)")
+    #expect(run.output.contains("› signin ********\n"))
+    #expect(run.output.contains("› sigin ********\n✗ unknown command 'sigin'"))
+    #expect(run.output.contains("› ********\n✗ unknown command (not repeated here: it may hold a password)"))
+  }
+
+  // MARK: 7. The session token
+
+  @Test("signin, status and the restore banner show a fingerprint, never the session token")
+  func noSessionToken() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    let first = await runCLI(["--state", path, "repl"], input: ["signin ada lovelace", "status"])
+    let second = await runCLI(["--state", path, "repl"], input: ["status"])
+    let fingerprint = Describe.fingerprint("session-1")
+    #expect(first.output.contains("✓ signed in as ada (session \(fingerprint))"))
+    #expect(first.output.contains("  session: ada (session \(fingerprint))"))
+    #expect(second.output.contains("restored from \(path)\n  session: ada (session \(fingerprint))"))
+    for output in [first.output, second.output] {
+      #expect(!output.contains("session-1"), "\(output)")
+    }
+    #expect(fingerprint.count == 8 && fingerprint.allSatisfy(\.isHexDigit))
+    #expect(Describe.fingerprint("session-2") != fingerprint)
+  }
+
+  // MARK: 8. One process per state file
+
+  @Test("A second process on the same state file is refused in one line; the file is untouched")
+  func exclusiveLock() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"]).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+    // Another demo-cli holds the file for its session.
+    let other = try DemoCLIBinary.start(["--state", path, "repl"])
+    other.send("status")
+    try await waitUntil("the other demo-cli holds the lock") {
+      (try? String(contentsOfFile: path + ".lock", encoding: .utf8)) == "\(other.pid)\n"
+    }
+    let refused = await runCLI(["--state", path, "repl"], input: ["add e4 Lost", "quit"])
+    #expect(refused.status == 1)
+    #expect(refused.output.isEmpty)
+    #expect(
+      refused.errors
+        == "demo-cli: cannot use the state file \(path): another demo-cli (process \(other.pid)) is using it; it was left as it is\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    let ended = try await other.finish()
+    #expect(ended.status == 0, "\(ended.errorText)")
+
+    // Its session over, the file is free again.
+    #expect(await runCLI(["--state", path, "repl"], input: ["add e4 Kept"]).status == 0)
+  }
+
+  // MARK: 9. Ownership, permissions, the restored baseline, temporary folders
+
+  @Test("A state file others may read, or a symbolic link, is refused and left as it is")
+  func filePolicy() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"]).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+    let open = await runCLI(["--state", path, "repl"], input: ["add e4 Talk"])
+    #expect(open.status == 1)
+    #expect(
+      open.errors
+        == "demo-cli: cannot use the state file \(path): others may read or write it (mode 644) and it holds a session; chmod 600 it to use it; it was left as it is\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    let link = directory.appendingPathComponent("link.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    let linked = await runCLI(["--state", link, "repl"], input: ["add e4 Talk"])
+    #expect(linked.status == 1)
+    #expect(
+      linked.errors
+        == "demo-cli: cannot use the state file \(link): it is a symbolic link; give the path of the file itself; it was left as it is\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test("The policy: only a regular file of this user's, that nobody else may read or write")
+  func policy() {
+    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o600, owner: 1000, user: 1000) == nil)
+    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o400, owner: 1000, user: 1000) == nil)
+    #expect(
+      StateFilePolicy.problem(type: S_IFREG, permissions: 0o600, owner: 0, user: 1000)
+        == "it belongs to another user (uid 0), not to you (uid 1000)")
+    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o640, owner: 7, user: 7) != nil)
+    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o602, owner: 7, user: 7) != nil)
+    #expect(StateFilePolicy.problem(type: S_IFDIR, permissions: 0o700, owner: 7, user: 7) != nil)
+  }
+
+  @Test("A restored workspace whose baseline does not exist is refused, the file untouched")
+  func missingBaseline() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace", "add e4 Talk"]).status == 0)
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    let pattern = #/"revision" : "r1"/#
+    #expect(saved.contains(pattern))
+    let edited = saved.replacing(pattern, with: #""revision" : "r9""#)
+    try writePrivately(edited, to: path)
+    for arguments in [["--state", path, "repl"], ["--state", path]] {
+      let run = await runCLI(arguments, input: ["add e5 More"])
+      #expect(run.status == 1)
+      #expect(run.output.isEmpty)
+      #expect(
+        run.errors
+          == "demo-cli: cannot use the state file \(path): its workspace's baseline published@r9 does not exist in the saved system; it was left as it is\n")
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
+    }
+  }
+
+  @Test("Temporary folders are private and removed when SIGTERM or SIGINT ends the run")
+  func temporaryFolders() async throws {
+    for signal in [SIGTERM, SIGINT] {
+      let directory = try temporaryDirectory()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let running = try DemoCLIBinary.start(
+        ["--backend", "git", "--remote", "new", "repl"], environment: ["TMPDIR": directory.path])
+      running.send("signin ada lovelace")
+      var run: URL?
+      try await waitUntil("the run's working copies exist") {
+        run = try? FileManager.default.contentsOfDirectory(
+          at: directory, includingPropertiesForKeys: nil
+        ).first { $0.lastPathComponent.hasPrefix("demo-cli-run-") }
+        return run.map {
+          FileManager.default.fileExists(atPath: $0.appendingPathComponent("workspaces").path)
+        } ?? false
+      }
+      let remote = try #require(
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).first {
+          $0.hasPrefix("demo-cli-remote-")
+        })
+      #expect(try permissions(of: try #require(run)) == 0o700)
+      #expect(try permissions(of: directory.appendingPathComponent(remote)) == 0o700)
+
+      kill(running.pid, signal)
+      let ended = try await running.finish()
+      #expect(ended.signal == signal, "demo-cli did not end by signal \(signal): \(ended.errorText)")
+      // The run's folder (working copies, seed clone) is gone; the remote stays, as documented.
+      let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+      let inside = FileManager.default.subpaths(atPath: directory.path) ?? []
+      #expect(left == [remote], "\(inside.filter { !$0.hasPrefix(remote) }) \(ended.errorText)")
+    }
+  }
+
+  @Test("FILE.workspaces is made private (0700)")
+  func workspacesFolder() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    let run = await runCLI(
+      ["--state", path, "--backend", "git", "--remote", "new", "repl"], input: ["signin ada lovelace"])
+    #expect(run.status == 0, "\(run.output)")
+    let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
+    defer {
+      try? FileManager.default.removeItem(
+        at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent())
+    }
+    #expect(try permissions(of: URL(fileURLWithPath: path + ".workspaces")) == 0o700)
+  }
+
+  // MARK: 11. Small
+
+  @Test("An empty NO_COLOR leaves colour on (no-color.org); a non-empty one turns it off")
+  func noColor() {
+    #expect(Style.detect(environment: ["NO_COLOR": ""], outputIsTerminal: true).usesColor)
+    #expect(!Style.detect(environment: ["NO_COLOR": "1"], outputIsTerminal: true).usesColor)
+    #expect(Style.detect(environment: [:], outputIsTerminal: true).usesColor)
+    #expect(!Style.detect(environment: [:], outputIsTerminal: false).usesColor)
+  }
+
+  @Test("An error with CRLF line ends (an ssh client's) prints on one line")
+  func crlfOnOneLine() {
+    let outcome = CommandOutcome.failure(
+      "git fetch failed (exit 128): ssh: connect to host example.invalid port 22: Connection refused\r\n"
+        + "fatal: Could not read from remote repository.\r\n")
+    let lines = OutcomePrinter(style: .plain).lines(outcome)
+    #expect(
+      lines == [
+        "✗ git fetch failed (exit 128): ssh: connect to host example.invalid port 22: Connection refused"
+          + " · fatal: Could not read from remote repository."
+      ])
+    #expect(Describe.oneLine("a\u{1B}[2Jb\tc\rd") == "a[2Jb c · d")
+  }
+}
+
+/// The permission bits of `url`.
+func permissions(of url: URL) throws -> Int {
+  let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+  return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+}
+
+/// Waits (bounded: 30 s) until `condition` holds; fails the test otherwise.
+@MainActor
+func waitUntil(
+  _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+  _ condition: () throws -> Bool
+) async throws {
+  for _ in 0..<600 {
+    if try condition() { return }
+    try await Task.sleep(for: .milliseconds(50))
+  }
+  Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+  throw CancellationError()
+}
