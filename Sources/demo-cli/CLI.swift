@@ -65,6 +65,10 @@ enum CLI {
       sink.errorLine("demo-cli: \(refusal)")
       return 1
     }
+    if let storage {
+      // A publication's intent is written (with the whole state) before it goes out.
+      host.journal.persist { try storage.save(await host.snapshot()) }
+    }
     let executor = CommandExecutor(host: host)
 
     switch invocation.mode {
@@ -101,6 +105,17 @@ enum CLI {
         outcome.info(executor.admissionLine)
         outcome.info(executor.workspaceLine)
         printer.print(outcome, to: sink)
+      }
+      if let reconciled = await executor.reconcileInterruptedPublication() {
+        var outcome = reconciled
+        if let storage {
+          do {
+            try storage.save(await host.snapshot())
+          } catch {
+            outcome.fail("state not saved to \(storage.path): \(error)")
+          }
+        }
+        OutcomePrinter(style: style).print(outcome, to: sink)
       }
       let status = await Repl(
         executor: executor, sink: sink, style: style, interactive: terminal.inputIsTerminal,

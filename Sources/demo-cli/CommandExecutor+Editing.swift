@@ -138,7 +138,7 @@ extension CommandExecutor {
   }
 
   /// Reads the proposal form after a publication attempt.
-  private func publicationOutcome() -> CommandOutcome {
+  func publicationOutcome() -> CommandOutcome {
     let baseline = host.session.map { Describe.reference($0.baseline) } ?? "the baseline"
     switch state.editing.content.form {
     case .published(let record):
@@ -166,6 +166,8 @@ extension CommandExecutor {
     case .failure(let refusal): return .failure(refusal.reason)
     }
     let discarded = await host.localChanges()
+    // A fresh proposal gives up an interrupted attempt too: 'retry' is no longer offered.
+    host.journal.abandon()
     await host.send(.editing(.content(.startFreshProposal)))
     guard let session = host.session else { return .failure("the workspace is no longer ready") }
     var outcome = CommandOutcome.success(
@@ -184,6 +186,8 @@ extension CommandExecutor {
     let id = state.editing.workspace.id
     let discarded = await host.localChanges()
     let notice = state.notice
+    // Its interrupted attempt, if any, goes with the local data.
+    host.journal.abandon()
     await host.send(.forgetWorkspace)
     if state.notice != notice, let failure = state.notice { return .failure(failure) }
     var outcome = CommandOutcome.success("local data of workspace \(id) removed")

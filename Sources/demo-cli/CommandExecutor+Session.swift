@@ -79,6 +79,9 @@ extension CommandExecutor {
       outcome.info("edits against \(Describe.reference(session.baseline)): \(Describe.changeCounts(changes))")
     }
     outcome.info("proposal form: " + Describe.form(state.editing.content.form))
+    if let pending = host.journal.pending {
+      outcome.info("interrupted publication: " + Describe.intent(pending))
+    }
     let records = state.editing.content.proposals
     outcome.info(records.isEmpty ? "proposals created here: none" : "proposals created here:")
     for record in records { outcome.detail(Describe.record(record)) }

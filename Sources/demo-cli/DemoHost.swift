@@ -21,6 +21,9 @@ final class DemoHost {
   let backend: any DemoBackend
   /// The tool's own reads of the catalogue (markers, summaries, the reviewer's view).
   let catalogue: any CatalogueReader
+  /// The publication attempt whose outcome is not known yet (every backend's workspace client
+  /// is journaled).
+  let journal: PublicationJournal
 
   /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
   /// and the workspace on `backend`; accounts, sessions and admission stay on `system`.
@@ -29,27 +32,35 @@ final class DemoHost {
     system: DemoSystem = DemoSystem(),
     credentials: DemoCredentials = DemoCredentials(),
     initialState: State = State(),
-    backend: any DemoBackend = MemoryBackend()
+    backend: any DemoBackend = MemoryBackend(),
+    pendingPublication: PublicationIntent? = nil
   ) {
     self.system = system
     self.credentials = credentials
     self.backend = backend
+    let journal = PublicationJournal(pending: pendingPublication)
+    self.journal = journal
     // A ready session in the initial state (reopened from a file) is the client's working copy.
     let clients = backend.clients(
       system: system, credentials: credentials,
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
     self.store = makeWorkspaceDemoStore(
-      system: system, credentials: credentials, workspace: clients.workspace,
+      system: system, credentials: credentials, workspace: clients.workspace.journaling(journal),
       catalogue: clients.catalogue, localData: clients.localData, initialState: initialState)
   }
 
   /// A host restored from a state file: the system from its snapshot, the session and the
   /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
-  /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant.
+  /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant. An
+  /// interrupted publication comes back as the proposal form's interrupted attempt, so `retry`
+  /// sends the same request (see ``CommandExecutor/reconcileInterruptedPublication()``).
   convenience init(restoring file: StateFile, backend: any DemoBackend = MemoryBackend()) {
     var content = EventViewer.Local()
     content.proposals = file.proposals
+    if let pending = file.pendingPublication, pending.workspace == file.workspace.id {
+      content.form = .interrupted(pending.request)
+    }
     self.init(
       system: DemoSystem(snapshot: file.system),
       credentials: DemoCredentials(
@@ -58,7 +69,8 @@ final class DemoHost {
         session: file.session,
         editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
       ),
-      backend: backend
+      backend: backend,
+      pendingPublication: file.pendingPublication
     )
   }
 
@@ -94,7 +106,8 @@ final class DemoHost {
       persistedGrant: values.persistedGrant,
       workspace: state.editing.workspace,
       proposals: state.editing.content.proposals,
-      remote: remote
+      remote: remote,
+      pendingPublication: journal.pending
     )
   }
 

@@ -74,6 +74,14 @@ enum Describe {
     }
   }
 
+  /// `“Talk” · key 1f0e… · against published@r1 · its outcome is not known; 'retry' sends it
+  /// again with the same key`.
+  static func intent(_ intent: PublicationIntent) -> String {
+    "“\(intent.request.title)” · key \(intent.request.idempotencyKey.uuidString.lowercased())"
+      + " · against \(reference(intent.baseline)) · its outcome is not known; 'retry' sends it"
+      + " again with the same key"
+  }
+
   /// A listed proposal: `P1 “Add the poetry evening” by ada · content … · target published@r1 · open`.
   static func proposal(_ proposal: DemoProposal) -> String {
     let status: String =
@@ -102,11 +110,7 @@ enum Describe {
   /// Eight hex digits that tell sessions apart without revealing the token: a 32-bit digest
   /// (FNV-1a) of it. Not a secret, and not a way back to the token.
   static func fingerprint(_ token: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in "demo-cli session fingerprint\u{0}\(token)".utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
+    let hash = FNV1a.hash("demo-cli session fingerprint\u{0}\(token)".utf8)
     let hex = String(hash >> 32, radix: 16)
     return String(repeating: "0", count: 8 - hex.count) + hex
   }

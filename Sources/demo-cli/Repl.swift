@@ -39,13 +39,16 @@ struct Repl {
       echo(command.maskedText ?? line.trimmingWhitespace)
       var outcome = await executor.execute(command)
       if let storage, command.changesState {
+        if command.publishes { CrashInjection.at(.beforeSave) }
         do {
           try storage.save(await executor.host.snapshot())
         } catch {
           outcome.fail("state not saved to \(storage.path): \(error)")
         }
+        if command.publishes { CrashInjection.at(.afterSave) }
       }
       printer.print(outcome, to: sink)
+      if command.publishes { CrashInjection.at(.afterPrint) }
       if outcome.failed { failures += 1 }
       if outcome.quits { break }
     }
@@ -70,6 +73,14 @@ struct Repl {
 }
 
 extension Command {
+  /// Whether the command publishes a proposal (a publication's crash points are around it).
+  var publishes: Bool {
+    switch self {
+    case .propose, .retry: true
+    default: false
+    }
+  }
+
   /// Whether the command may change what `--state` keeps (help and quit do not).
   var changesState: Bool {
     switch self {

@@ -31,6 +31,9 @@ struct Walk {
     await host.start()
     narrator.outcome(.info(executor.admissionLine))
     narrator.outcome(.info(executor.workspaceLine))
+    if let reconciled = await executor.reconcileInterruptedPublication() {
+      narrator.outcome(reconciled)
+    }
     if host.credentials.current.persistedGrant == nil, host.context == nil {
       narrator.note("no grant is persisted on this device yet, so nobody is admitted")
     }

@@ -27,10 +27,14 @@ struct StateFile: Codable, Equatable, Sendable {
   /// The Git remote the catalogue and the workspace were on; `nil` for the in-memory system
   /// (whose catalogue is in ``system``). A file is reopened only with the same backend.
   var remote: String?
+  /// The publication attempt whose outcome was not known when the file was written: sent again
+  /// (same key) when the file is reopened. See ``PublicationJournal``.
+  var pendingPublication: PublicationIntent?
 
   init(
     system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
-    workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil
+    workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil,
+    pendingPublication: PublicationIntent? = nil
   ) {
     self.version = Self.currentVersion
     self.system = system
@@ -39,6 +43,7 @@ struct StateFile: Codable, Equatable, Sendable {
     self.workspace = workspace
     self.proposals = proposals
     self.remote = remote
+    self.pendingPublication = pendingPublication
   }
 
   /// The file's bytes: pretty, stable JSON.

@@ -1,0 +1,36 @@
+import WorkspaceDemoFeature
+
+/// After a restart: the publication attempt a crash interrupted is sent again, with its key.
+extension CommandExecutor {
+  /// Sends the interrupted attempt again (same request, so the same idempotency key: the
+  /// backend answers the record if the attempt had created it, or creates it now), when the
+  /// workspace is ready on the attempt's baseline with the same changes and the grant allows
+  /// publishing. Otherwise says why it waits; `retry` sends it later. `nil` when nothing was
+  /// interrupted.
+  func reconcileInterruptedPublication() async -> CommandOutcome? {
+    guard let intent = host.journal.pending else { return nil }
+    var outcome = CommandOutcome.info("interrupted publication: " + Describe.intent(intent))
+    guard state.editing.content.form.retryableRequest == intent.request,
+      let session = host.session, session.source.workspace == intent.workspace,
+      session.baseline == intent.baseline
+    else {
+      outcome.info("not sent again: the workspace is not ready on \(Describe.reference(intent.baseline))")
+      return outcome
+    }
+    guard let changes = await host.localChanges(),
+      PublicationIntent.digest(of: changes) == intent.changes
+    else {
+      outcome.info("not sent again: the working copy changed since; 'retry' sends it anyway")
+      return outcome
+    }
+    if let refusal = authoring(.publish, to: "publish") {
+      outcome.info("not sent again yet: \(refusal.reason); then 'retry'")
+      return outcome
+    }
+    await host.send(.editing(.content(.retryProposal)))
+    let result = publicationOutcome()
+    outcome.lines += result.lines
+    outcome.failed = result.failed
+    return outcome
+  }
+}

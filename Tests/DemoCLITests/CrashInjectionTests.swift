@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+@testable import demo_cli
+
+/// Crash-safe publication (issue 13, items 1–2): demo-cli is SIGKILLed at every step of a
+/// publication, restarted (which reconciles an interrupted attempt), and — only when the
+/// restarted tool knows no record — the person proposes again. Exactly one record must exist
+/// each time: never zero after a ✓, never two.
+@Suite("Crash-safe publication")
+struct CrashInjectionTests {
+  /// Where the publication is killed.
+  enum Kill: Sendable, CustomTestStringConvertible {
+    /// demo-cli kills itself at this step (`DEMO_CLI_TEST_CRASH`).
+    case at(CrashInjection.Step)
+    /// The remote's pre-receive hook kills demo-cli while the proposal is being pushed (the
+    /// pack has arrived, no ref is written yet), then lets the push go on.
+    case duringPush
+
+    var testDescription: String {
+      switch self {
+      case .at(let step): step.rawValue
+      case .duringPush: "during-push"
+      }
+    }
+
+    /// Whether the restarted tool has an interrupted attempt to send again.
+    var leavesAnIntent: Bool {
+      switch self {
+      case .at(.beforeIntent), .at(.afterSave), .at(.afterPrint): false
+      case .at, .duringPush: true
+      }
+    }
+  }
+
+  @Test(
+    "In memory with --state: killed at any step, exactly one record after the restart",
+    arguments: CrashInjection.Step.allCases.map(Kill.at))
+  func memory(_ kill: Kill) async throws {
+    try await publish(killed: kill, onGit: false)
+  }
+
+  @Test(
+    "On Git: killed at any step (the push included), exactly one record after the restart",
+    arguments: CrashInjection.Step.allCases.map(Kill.at) + [.duringPush])
+  func git(_ kill: Kill) async throws {
+    try await publish(killed: kill, onGit: true)
+  }
+
+  private func publish(killed kill: Kill, onGit: Bool) async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("state.json").path
+    let remote = directory.appendingPathComponent("catalogue.git").path
+    var arguments = ["--state", state]
+    if onGit {
+      try runGit(["init", "--quiet", "--bare", remote])
+      arguments += ["--backend", "git", "--remote", remote]
+    }
+    arguments.append("repl")
+
+    let setup = try await DemoCLIBinary.run(arguments, input: "signin ada lovelace\nadd e4 Talk\n")
+    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
+
+    var environment: [String: String] = [:]
+    var pushHook: PushKillHook?
+    switch kill {
+    case .at(let step):
+      environment[CrashInjection.variable] = CrashInjection.prefix + step.rawValue
+    case .duringPush:
+      pushHook = try PushKillHook(remote: remote, directory: directory)
+    }
+    let killed = try await DemoCLIBinary.run(arguments, input: "propose Talk\n", environment: environment)
+    #expect(killed.signal == SIGKILL, "not killed at \(kill.testDescription): \(killed.outputText)")
+    let promised = killed.outputText.contains("✓ proposal")
+    #expect(promised == (kill.testDescription == "after-print"), "\(killed.outputText)")
+    if let pushHook {
+      // The git push was started to die with demo-cli (the push itself may still land).
+      #expect(try await pushHook.gitPushFate() == "gone", "the git push outlived demo-cli")
+    }
+
+    // Restart: an interrupted attempt is sent again with its key.
+    let restarted = try await DemoCLIBinary.run(arguments, input: "status\n")
+    #expect(restarted.status == 0, "\(restarted.outputText)\(restarted.errorText)")
+    #expect(
+      restarted.outputText.contains("interrupted publication: “Talk”") == kill.leavesAnIntent,
+      "\(restarted.outputText)")
+    var saved = try #require(try StateFileStorage(path: state).load())
+    #expect(saved.pendingPublication == nil, "the attempt is still pending after the restart")
+    if promised || kill.leavesAnIntent {
+      #expect(saved.proposals.count == 1, "the restart knows no record: \(restarted.outputText)")
+    }
+    if saved.proposals.isEmpty {
+      // Nothing was sent and nothing is pending: the person proposes again.
+      let again = try await DemoCLIBinary.run(arguments, input: "propose Talk\n")
+      #expect(again.status == 0, "\(again.outputText)")
+      saved = try #require(try StateFileStorage(path: state).load())
+    }
+    #expect(saved.proposals.count == 1, "\(saved.proposals)")
+    let records = try onGit ? proposalRefs(remote) : systemProposals(state)
+    #expect(records == 1, "\(records) records after a SIGKILL at \(kill.testDescription)")
+  }
+
+  /// The proposals the in-memory system (saved in the state file) holds.
+  private func systemProposals(_ state: String) throws -> Int {
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state)))
+    let system = (json as? [String: Any])?["system"] as? [String: Any]
+    return try #require(system?["proposals"] as? [Any]).count
+  }
+
+  /// The proposal refs the remote holds.
+  private func proposalRefs(_ remote: String) throws -> Int {
+    try runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
+      .split(separator: "\n").count
+  }
+}
+
+/// A pre-receive hook that, on the first push creating a proposal, kills the demo-cli that
+/// pushes it (found among its ancestors), waits for that demo-cli's `git push` to end, writes
+/// whether it is gone, and lets the push go on.
+struct PushKillHook {
+  let fate: URL
+
+  init(remote: String, directory: URL) throws {
+    let armed = directory.appendingPathComponent("hook-armed")
+    fate = directory.appendingPathComponent("git-push-fate")
+    try Data().write(to: armed)
+    let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
+    try Data(
+      """
+      #!/bin/sh
+      grep -q ' refs/proposals/' || exit 0
+      rm '\(armed.path)' 2>/dev/null || exit 0
+      p=$PPID
+      push=
+      while [ "$p" -gt 1 ]; do
+        case "$(cat /proc/$p/comm)" in
+        demo-cli) kill -KILL "$p"; break ;;
+        git) grep -q push /proc/$p/cmdline && push=$p ;;
+        esac
+        p=$(awk '{print $4}' /proc/$p/stat)
+      done
+      alive() { s=$(awk '{print $3}' /proc/$1/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ]; }
+      n=0
+      while [ -n "$push" ] && alive "$push" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+      if [ -z "$push" ]; then echo unknown; elif alive "$push"; then echo alive; else echo gone; fi >'\(fate.path)'
+      exit 0
+      """.utf8
+    ).write(to: hook)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+  }
+
+  /// `gone`, `alive` or `unknown`, once the hook wrote it (bounded wait).
+  func gitPushFate() async throws -> String {
+    try await waitUntil("the hook reports the git push's fate") {
+      FileManager.default.fileExists(atPath: fate.path)
+        && !((try? String(contentsOf: fate, encoding: .utf8)) ?? "").isEmpty
+    }
+    return try String(contentsOf: fate, encoding: .utf8).trimmingCharacters(in: .newlines)
+  }
+}
+
+@MainActor
+@Suite("Publication journal")
+struct PublicationJournalTests {
+  struct DiskFull: Error, CustomStringConvertible {
+    var description: String { "No space left on device" }
+  }
+
+  @Test("An attempt whose intent cannot be made durable is not sent; the form may retry it")
+  func notDurableNotSent() async throws {
+    let executor = await makeExecutor()
+    try await executor.run("signin ada lovelace", "add e4 Talk")
+    executor.host.journal.persist { throw DiskFull() }
+    let refused = try await executor.run("propose Talk")
+    #expect(refused.failed)
+    #expect(
+      refused.text
+        == "no proposal created: the attempt could not be recorded before sending it (No space left on device)")
+    #expect(await executor.host.system.allProposals().isEmpty)
+    #expect(executor.host.journal.pending == nil)
+
+    executor.host.journal.persist {}
+    #expect(try await executor.run("retry").text.hasPrefix("proposal P1 · content c"))
+    #expect(executor.host.journal.pending == nil, "a published attempt is still pending")
+  }
+
+  @Test("A head that moved is a known outcome: nothing stays pending")
+  func definiteRefusalSettles() async throws {
+    let executor = await makeExecutor()
+    try await executor.run("signin ada lovelace", "add e4 Talk", "propose Talk", "merge P1", "fresh")
+    try await executor.run("add e5 Other")
+    let moved = try await executor.run("propose Other")
+    #expect(moved.text == "no proposal created: published moved from r1 to r2; refresh first")
+    #expect(executor.host.journal.pending == nil)
+    #expect(!(try await executor.run("status").text.contains("interrupted publication")))
+  }
+}
