@@ -106,16 +106,9 @@ enum CLI {
         outcome.info(executor.workspaceLine)
         printer.print(outcome, to: sink)
       }
-      if let reconciled = await executor.reconcileInterruptedPublication() {
-        var outcome = reconciled
-        if let storage {
-          do {
-            try storage.save(await host.snapshot())
-          } catch {
-            outcome.fail("state not saved to \(storage.path): \(error)")
-          }
-        }
-        OutcomePrinter(style: style).print(outcome, to: sink)
+      if var reconciled = await executor.reconcileInterruptedPublication() {
+        await storage?.save(host, reportingIn: &reconciled)
+        OutcomePrinter(style: style).print(reconciled, to: sink)
       }
       let status = await Repl(
         executor: executor, sink: sink, style: style, interactive: terminal.inputIsTerminal,

@@ -63,7 +63,7 @@ struct OpenedBackend {
     let root: URL
     if let path = invocation.statePath {
       root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
-      if let problem = privateFolderProblem(root) {
+      if let problem = makePrivate(root) {
         TemporaryFolders.remove(scratch)
         return .failure(Refusal("cannot use \(root.path): \(problem)"))
       }
@@ -78,7 +78,7 @@ struct OpenedBackend {
 
   /// Makes `folder` (the working copies kept beside a state file) private: created with mode
   /// 0700, or an existing one of this user's made 0700; `nil`, or why it cannot be used.
-  static func privateFolderProblem(_ folder: URL) -> String? {
+  static func makePrivate(_ folder: URL) -> String? {
     if mkdir(folder.path, 0o700) == 0 { return nil }
     guard errno == EEXIST else { return systemError() }
     var status = stat()

@@ -40,11 +40,7 @@ struct Repl {
       var outcome = await executor.execute(command)
       if let storage, command.changesState {
         if command.publishes { CrashInjection.at(.beforeSave) }
-        do {
-          try storage.save(await executor.host.snapshot())
-        } catch {
-          outcome.fail("state not saved to \(storage.path): \(error)")
-        }
+        await storage.save(executor.host, reportingIn: &outcome)
         if command.publishes { CrashInjection.at(.afterSave) }
       }
       printer.print(outcome, to: sink)
@@ -86,6 +82,18 @@ extension Command {
     switch self {
     case .help, .quit: false
     default: true
+    }
+  }
+}
+
+extension StateFileStorage {
+  /// Saves the host's state now; a failure becomes a failure line of `outcome`.
+  @MainActor
+  func save(_ host: DemoHost, reportingIn outcome: inout CommandOutcome) async {
+    do {
+      try save(await host.snapshot())
+    } catch {
+      outcome.fail("state not saved to \(path): \(error)")
     }
   }
 }

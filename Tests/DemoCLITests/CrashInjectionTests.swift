@@ -59,10 +59,12 @@ struct CrashInjectionTests {
     }
     arguments.append("repl")
 
-    let setup = try await DemoCLIBinary.run(arguments, input: "signin ada lovelace\nadd e4 Talk\n")
+    let setup = try await DemoCLIBinary.run(
+      arguments, input: "signin ada lovelace\nadd e4 Talk\n", environment: ["TMPDIR": directory.path])
     try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
 
-    var environment: [String: String] = [:]
+    // A SIGKILL leaves the run's private temporary folder behind: keep it in the test's folder.
+    var environment = ["TMPDIR": directory.path]
     var pushHook: PushKillHook?
     switch kill {
     case .at(let step):
@@ -80,7 +82,8 @@ struct CrashInjectionTests {
     }
 
     // Restart: an interrupted attempt is sent again with its key.
-    let restarted = try await DemoCLIBinary.run(arguments, input: "status\n")
+    let restarted = try await DemoCLIBinary.run(
+      arguments, input: "status\n", environment: ["TMPDIR": directory.path])
     #expect(restarted.status == 0, "\(restarted.outputText)\(restarted.errorText)")
     #expect(
       restarted.outputText.contains("interrupted publication: “Talk”") == kill.leavesAnIntent,
@@ -92,7 +95,8 @@ struct CrashInjectionTests {
     }
     if saved.proposals.isEmpty {
       // Nothing was sent and nothing is pending: the person proposes again.
-      let again = try await DemoCLIBinary.run(arguments, input: "propose Talk\n")
+      let again = try await DemoCLIBinary.run(
+        arguments, input: "propose Talk\n", environment: ["TMPDIR": directory.path])
       #expect(again.status == 0, "\(again.outputText)")
       saved = try #require(try StateFileStorage(path: state).load())
     }
