@@ -41,6 +41,7 @@ public enum GitHeadGuard: Hashable, Sendable {
   /// branch between that check and the creation. Exact, force-pushes included. The client
   /// checks before the push as above, trusts the remote's refusal (judged as
   /// `WorkspaceHeadMismatch` when the branch moved) and does not ask again afterwards. Declare
-  /// it only for a remote that has the hook (``GitHeadGuardHook/isInstalled(in:proposalNamespace:)``).
+  /// it only for a remote that has the hook
+  /// (``GitHeadGuardHook/isInstalled(in:proposalNamespace:)``).
   case remoteEnforced
 }

@@ -87,9 +87,10 @@ public enum GitHeadGuardHook {
   public static func install(in repository: URL, proposalNamespace: String = "refs/proposals")
     throws
   {
-    guard proposalNamespace.hasPrefix("refs/"),
-      proposalNamespace.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/-_.".contains($0)) })
-    else {
+    let plain = proposalNamespace.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "/-_.".contains($0))
+    }
+    guard proposalNamespace.hasPrefix("refs/"), plain else {
       throw GitHeadGuardHookError.unsupportedNamespace(proposalNamespace)
     }
     let hooks = repository.appendingPathComponent("hooks", isDirectory: true)

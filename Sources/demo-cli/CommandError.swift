@@ -16,7 +16,8 @@ enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownCommand(let name) where Self.couldBeCommandName(name):
       "unknown command '\(name)'; type 'help' for the list of commands"
     case .unknownCommand:
-      "unknown command (not repeated here: it may hold a password); type 'help' for the list of commands"
+      "unknown command (not repeated here: it may hold a password); "
+        + "type 'help' for the list of commands"
     case .usage(let command):
       "wrong arguments for \(command); usage: \(CommandTable.spec(named: command)?.usage ?? command)"
     case .unknownOption(let command, let option):

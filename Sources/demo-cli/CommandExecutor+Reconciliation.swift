@@ -14,7 +14,8 @@ extension CommandExecutor {
       let session = host.session, session.source.workspace == intent.workspace,
       session.baseline == intent.baseline
     else {
-      outcome.info("not sent again: the workspace is not ready on \(Describe.reference(intent.baseline))")
+      let baseline = Describe.reference(intent.baseline)
+      outcome.info("not sent again: the workspace is not ready on \(baseline)")
       return outcome
     }
     guard let changes = await host.localChanges(),

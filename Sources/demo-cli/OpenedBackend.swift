@@ -51,7 +51,8 @@ struct OpenedBackend {
       TemporaryFolders.remove(scratch)
       return .failure(
         Refusal(
-          "the state file \(statePath) belongs to the Git remote \(saved.remote ?? ""), not \(opened.remote)"))
+          "the state file \(statePath) belongs to the Git remote \(saved.remote ?? ""), "
+            + "not \(opened.remote)"))
     }
     if opened.created {
       sink.line(

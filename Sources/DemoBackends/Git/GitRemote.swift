@@ -83,7 +83,8 @@ public struct GitRemoteSetup: Sendable {
   /// Pushes the demo's seed catalogue to an empty remote: `published` with the in-memory
   /// seed's published events, and `festival` on top of it with the festival's events.
   private func seed(_ remote: String) async throws(RemoteSetupError) {
-    let work = scratch.appendingPathComponent("demo-cli-seed-\(UUID().uuidString)", isDirectory: true)
+    let work = scratch.appendingPathComponent(
+      "demo-cli-seed-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: work) }
     do {
       try FileManager.default.createDirectory(

@@ -44,7 +44,8 @@ final class StandardStreams: OutputSink {
     guard failure != 0 else { return }
     isBroken = true
     if failure != EPIPE {
-      writeError("demo-cli: cannot write to standard output: \(String(cString: strerror(failure)))\n")
+      let reason = String(cString: strerror(failure))
+      writeError("demo-cli: cannot write to standard output: \(reason)\n")
     }
   }
 

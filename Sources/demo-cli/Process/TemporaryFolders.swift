@@ -16,8 +16,8 @@ enum TemporaryFolders {
 
   /// A new private folder `<temporary directory>/<prefix>XXXXXX`, removed at the end of the run.
   static func make(prefix: String) throws -> URL {
-    var template = Array(
-      FileManager.default.temporaryDirectory.appendingPathComponent(prefix + "XXXXXX").path.utf8CString)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + "XXXXXX")
+    var template = Array(path.path.utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
     }

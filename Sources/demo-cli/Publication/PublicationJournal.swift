@@ -79,7 +79,9 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
       let record: ProposalRecord
       do {
         record = try await publish(source, baseline, changes, request)
-      } catch let error where error is WorkspaceHeadMismatch || error is WorkspaceAuthorizationError {
+      } catch let error
+        where error is WorkspaceHeadMismatch || error is WorkspaceAuthorizationError
+      {
         journal.settle(request.idempotencyKey)
         throw error
       }

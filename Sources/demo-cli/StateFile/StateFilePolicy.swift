@@ -14,7 +14,8 @@ enum StateFilePolicy {
     }
     guard permissions & 0o077 == 0 else {
       let mode = String(permissions, radix: 8)
-      return "others may read or write it (mode \(mode)) and it holds a session; chmod 600 it to use it"
+      return "others may read or write it (mode \(mode)) and it holds a session; "
+        + "chmod 600 it to use it"
     }
     return nil
   }
