@@ -69,20 +69,31 @@ final class EffectExecutor: TaskExecutor, Sendable {
     counters.withValue { $0.marker &+= 1 }
   }
 
-  /// Waits until every effect is suspended or finished. Returns `false` when `timeout` passed
-  /// first (an effect kept running: a busy loop, or blocking work).
+  /// Waits until every effect is suspended or finished. Returns `false` when the effects made
+  /// no progress for `timeout` (an effect kept running: a busy loop, or blocking work), or kept
+  /// making progress without ever settling (see ``ProgressDeadline``).
+  ///
+  /// Progress is a change of the marker across a trip through the main actor: the effects did
+  /// something (a job here, an action or a finished effect there).
   @MainActor
   func waitUntilSuspended(timeout: Duration) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+    var deadline = ProgressDeadline(timeout: timeout)
+    var seen = counters.withValue { $0.marker }
     while true {
-      guard await waitUntilIdle(until: deadline) else { return false }
+      guard await waitUntilIdle(until: deadline.instant) else { return false }
       let marker = counters.withValue { $0.marker }
       // One trip through the main actor's serial queue: main-actor work that effects queued
       // before now runs first (see the type's documentation).
       await Task.yield()
-      let settled = counters.withValue { $0.pending == 0 && $0.marker == marker }
+      let (settled, after) = counters.withValue {
+        ($0.pending == 0 && $0.marker == marker, $0.marker)
+      }
       if settled { return true }
-      if ContinuousClock.now >= deadline { return false }
+      if after != seen {
+        seen = after
+        deadline.progressed()
+      }
+      if deadline.hasPassed { return false }
     }
   }
 
@@ -94,7 +105,8 @@ final class EffectExecutor: TaskExecutor, Sendable {
       return counters.lastWaiter
     }
     guard let id else { return true }
-    let timer = Task { [counters] in
+    // Detached: the deadline is kept even while the main actor is busy elsewhere.
+    let timer = Task.detached { [counters] in
       try? await Task.sleep(until: deadline, clock: .continuous)
       guard !Task.isCancelled else { return }
       let waiter = counters.withValue { counters in

@@ -110,8 +110,10 @@ struct BoundedWaitTests {
       let store = TestStore(initialState: 0, reducer: {
         Reduce<Int, Bool> { _, _ in
           .run { _ in
+            // Computes until the test says stop (bounded, so a slow test never spins on).
+            let end = ContinuousClock.now.advanced(by: .seconds(20))
             var spins = 0
-            while !stop.current { spins &+= 1 }
+            while !stop.current, ContinuousClock.now < end { spins &+= 1 }
           }
         }
       }, timeout: .milliseconds(100))
