@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 import WorkspaceHTTP
 
@@ -25,12 +26,14 @@ struct PKCETests {
     #expect(hex(SHA256.hash(Array(message.utf8))) == digest)
   }
 
-  @Test func nistMillionAs() {
-    var hasher = SHA256()
-    let thousand = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
-    for _ in 0..<1000 { hasher.update(thousand) }
-    #expect(
-      hex(hasher.finalize()) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  @Test func nistMillionAs() async throws {
+    let digest = try await offThePool {
+      var hasher = SHA256()
+      let thousand = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+      for _ in 0..<1000 { hasher.update(thousand) }
+      return hasher.finalize()
+    }
+    #expect(hex(digest) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
   /// Lengths around the 56- and 64-byte padding boundaries (digests from Python's hashlib).

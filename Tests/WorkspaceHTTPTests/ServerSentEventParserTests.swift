@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 import WorkspaceHTTP
 
@@ -113,17 +114,23 @@ struct ServerSentEventParserTests {
     #expect(events == [ServerSentEvent(data: "naïve ☃ 🎉")])
   }
 
-  @Test func aHostileLongLineIsAClearErrorBeforeItIsAllRead() throws {
-    var parser = ServerSentEventParser(limits: .init(maxLineBytes: 1 << 20))
-    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
-    var fed = 0
-    #expect(throws: EventStreamError.lineTooLong(limit: 1 << 20)) {
-      _ = try parser.push(Array("data: ".utf8))
-      while fed < 10 << 20 {
-        _ = try parser.push(chunk)
-        fed += chunk.count
+  @Test func aHostileLongLineIsAClearErrorBeforeItIsAllRead() async throws {
+    let (fed, failure) = try await offThePool { () -> (Int, EventStreamError?) in
+      var parser = ServerSentEventParser(limits: .init(maxLineBytes: 1 << 20))
+      let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 64 * 1024)
+      var fed = 0
+      do throws(EventStreamError) {
+        _ = try parser.push(Array("data: ".utf8))
+        while fed < 10 << 20 {
+          _ = try parser.push(chunk)
+          fed += chunk.count
+        }
+        return (fed, nil)
+      } catch {
+        return (fed, error)
       }
     }
+    #expect(failure == .lineTooLong(limit: 1 << 20))
     #expect(fed <= 1 << 20, "the parser kept reading past its limit")
     #expect(
       EventStreamError.lineTooLong(limit: 1 << 20).description
