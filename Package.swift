@@ -111,8 +111,13 @@ let package = Package(
     ),
     .testTarget(
       name: "GitWorkspaceTests",
-      dependencies: ["GitWorkspace", "ComposableTesting", "ComposableWorkspaceTesting"]
+      dependencies: [
+        "GitWorkspace", "ComposableTesting", "ComposableWorkspaceTesting", "ProcessTestSupport",
+      ]
     ),
+    // Test support: scripts and git commands run without blocking or "Text file busy" races.
+    .target(
+      name: "ProcessTestSupport", dependencies: ["GitWorkspace"], path: "Tests/ProcessTestSupport"),
     // The README's downstream guide: its snippets are this target's code, checked word for word.
     .testTarget(
       name: "DownstreamGuideTests",
@@ -139,7 +144,7 @@ let package = Package(
       name: "DemoCLITests",
       dependencies: [
         "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
-        "GitWorkspace", "ComposableTesting",
+        "GitWorkspace", "ComposableTesting", "ProcessTestSupport",
       ]
     ),
   ]

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import demo_cli
@@ -54,7 +55,7 @@ struct CrashInjectionTests {
     let remote = directory.appendingPathComponent("catalogue.git").path
     var arguments = ["--state", state]
     if onGit {
-      try runGit(["init", "--quiet", "--bare", remote])
+      try await runGit(["init", "--quiet", "--bare", remote])
       arguments += ["--backend", "git", "--remote", remote]
     }
     arguments.append("repl")
@@ -70,7 +71,7 @@ struct CrashInjectionTests {
     case .at(let step):
       environment[CrashInjection.variable] = CrashInjection.prefix + step.rawValue
     case .duringPush:
-      pushHook = try PushKillHook(remote: remote, directory: directory)
+      pushHook = try await PushKillHook(remote: remote, directory: directory)
     }
     let killed = try await DemoCLIBinary.run(arguments, input: "propose Talk\n", environment: environment)
     #expect(killed.signal == SIGKILL, "not killed at \(kill.testDescription): \(killed.outputText)")
@@ -101,7 +102,7 @@ struct CrashInjectionTests {
       saved = try #require(try StateFileStorage(path: state).load())
     }
     #expect(saved.proposals.count == 1, "\(saved.proposals)")
-    let records = try onGit ? proposalRefs(remote) : systemProposals(state)
+    let records = try await onGit ? proposalRefs(remote) : systemProposals(state)
     #expect(records == 1, "\(records) records after a SIGKILL at \(kill.testDescription)")
   }
 
@@ -113,8 +114,8 @@ struct CrashInjectionTests {
   }
 
   /// The proposal refs the remote holds.
-  private func proposalRefs(_ remote: String) throws -> Int {
-    try runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
+  private func proposalRefs(_ remote: String) async throws -> Int {
+    try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
       .split(separator: "\n").count
   }
 }
@@ -125,12 +126,12 @@ struct CrashInjectionTests {
 struct PushKillHook {
   let fate: URL
 
-  init(remote: String, directory: URL) throws {
+  init(remote: String, directory: URL) async throws {
     let armed = directory.appendingPathComponent("hook-armed")
     fate = directory.appendingPathComponent("git-push-fate")
     try Data().write(to: armed)
     let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
-    try Data(
+    try await installExecutable(
       """
       #!/bin/sh
       grep -q ' refs/proposals/' || exit 0
@@ -149,9 +150,7 @@ struct PushKillHook {
       while [ -n "$push" ] && alive "$push" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
       if [ -z "$push" ]; then echo unknown; elif alive "$push"; then echo alive; else echo gone; fi >'\(fate.path)'
       exit 0
-      """.utf8
-    ).write(to: hook)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+      """, at: hook)
   }
 
   /// `gone`, `alive` or `unknown`, once the hook wrote it (bounded wait).

@@ -2,6 +2,7 @@ import ComposableWorkspace
 import DemoGitBackend
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 import WorkspaceDemoFeature
 
@@ -16,7 +17,7 @@ struct GitBackendTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let remote = directory.appendingPathComponent("catalogue.git").path
-    try runGit(["init", "--quiet", "--bare", remote])
+    try await runGit(["init", "--quiet", "--bare", remote])
 
     let run = await runCLI(["--backend", "git", "--remote", remote])
     #expect(run.status == 0, "\(run.output)")
@@ -60,7 +61,7 @@ struct GitBackendTests {
     }
 
     // The remote holds the three proposals, and the branch moved to P1's commit.
-    let refs = try runGit(["--git-dir", remote, "for-each-ref", "--format=%(objectname) %(refname)"])
+    let refs = try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(objectname) %(refname)"])
       .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     let proposals = refs.filter { $0[1].hasPrefix("refs/proposals/") }
     #expect(proposals.count == 3, "\(refs)")
@@ -69,7 +70,7 @@ struct GitBackendTests {
     #expect(refs.contains { $0[1] == "refs/heads/festival" })
     let p1 = try #require(text.firstMatch(of: #/P1 is (refs/proposals/[0-9a-f-]{36})/#)?.1)
     #expect(proposals.first { $0[1] == p1 }?[0] == published, "P1 was not fast-forwarded")
-    let catalogue = try runGit(["--git-dir", remote, "show", "published:events/e4.json"])
+    let catalogue = try await runGit(["--git-dir", remote, "show", "published:events/e4.json"])
     #expect(catalogue.contains(#""title" : "Poetry Evening""#))
   }
 
@@ -80,7 +81,7 @@ struct GitBackendTests {
     let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
     defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent()) }
     #expect(GitHeadGuardHook.isInstalled(in: URL(fileURLWithPath: String(remote))))
-    let refs = try runGit(["--git-dir", String(remote), "for-each-ref", "--format=%(refname)"])
+    let refs = try await runGit(["--git-dir", String(remote), "for-each-ref", "--format=%(refname)"])
     #expect(refs.split(separator: "\n").filter { $0.hasPrefix("refs/proposals/") }.count == 3)
   }
 
@@ -105,7 +106,7 @@ struct GitBackendTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let remote = directory.appendingPathComponent("catalogue.git").path
-    try runGit(["init", "--quiet", "--bare", remote])
+    try await runGit(["init", "--quiet", "--bare", remote])
     _ = try await GitRemoteSetup().open(.existing(remote))
     let host = DemoHost(
       backend: GitBackend(remote: remote, root: directory.appendingPathComponent("workspaces")))
@@ -145,14 +146,14 @@ struct GitBackendTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let remote = directory.appendingPathComponent("catalogue.git").path
-    try runGit(["init", "--quiet", "--bare", remote])
+    try await runGit(["init", "--quiet", "--bare", remote])
     let opened = try await GitRemoteSetup().open(.existing(remote))
     #expect(opened.headGuard == .clientChecked)
     // The remote holds every proposal push (its pack arrived, no ref written) until released.
     let held = directory.appendingPathComponent("held")
     let go = directory.appendingPathComponent("go")
     let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
-    try Data(
+    try await installExecutable(
       """
       #!/bin/sh
       if grep -q ' refs/proposals/'; then
@@ -161,9 +162,7 @@ struct GitBackendTests {
         while [ ! -e '\(go.path)' ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
       fi
       exit 0
-      """.utf8
-    ).write(to: hook)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+      """, at: hook)
     let host = DemoHost(
       backend: GitBackend(remote: remote, root: directory.appendingPathComponent("workspaces")))
     await host.start()
@@ -177,11 +176,11 @@ struct GitBackendTests {
     }
     try #require(FileManager.default.fileExists(atPath: held.path), "the proposal push never arrived")
     let other = directory.appendingPathComponent("other").path
-    try runGit(["clone", "--quiet", "--branch", "published", remote, other])
-    try runGit(["-C", other, "-c", "user.name=Grace", "-c", "user.email=g@example.com",
+    try await runGit(["clone", "--quiet", "--branch", "published", remote, other])
+    try await runGit(["-C", other, "-c", "user.name=Grace", "-c", "user.email=g@example.com",
       "commit", "--quiet", "--allow-empty", "-m", "Elsewhere"])
-    try runGit(["-C", other, "push", "--quiet", "origin", "published"])
-    let moved = try runGit(["-C", other, "rev-parse", "HEAD"]).trimmingCharacters(in: .newlines)
+    try await runGit(["-C", other, "push", "--quiet", "origin", "published"])
+    let moved = try await runGit(["-C", other, "rev-parse", "HEAD"]).trimmingCharacters(in: .newlines)
     try Data().write(to: go)
 
     let outcome = await proposing.value
@@ -190,7 +189,7 @@ struct GitBackendTests {
     #expect(
       outcome.text
         == "no proposal created: published moved from \(base.revision.prefix(7)) to \(moved.prefix(7)); refresh first")
-    let refs = try runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
+    let refs = try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
     #expect(refs.isEmpty, "\(refs)")
   }
 
@@ -201,15 +200,15 @@ struct GitBackendTests {
     let secret = directory.appendingPathComponent("secret.json")
     try Data(#"{"date":"TBA","id":"e2","title":"SECRET","venue":"TBA"}"#.utf8).write(to: secret)
     let remote = directory.appendingPathComponent("catalogue.git").path
-    try runGit(["init", "--quiet", "--bare", remote])
+    try await runGit(["init", "--quiet", "--bare", remote])
     _ = try await GitRemoteSetup().open(.existing(remote))
     let clone = directory.appendingPathComponent("clone").path
-    try runGit(["clone", "--quiet", "--branch", "published", remote, clone])
+    try await runGit(["clone", "--quiet", "--branch", "published", remote, clone])
     try FileManager.default.removeItem(atPath: clone + "/events/e2.json")
     try FileManager.default.createSymbolicLink(atPath: clone + "/events/e2.json", withDestinationPath: secret.path)
-    try runGit(["-C", clone, "add", "--all"])
-    try runGit(["-C", clone, "-c", "user.name=M", "-c", "user.email=m@example.com", "commit", "--quiet", "-m", "Link"])
-    try runGit(["-C", clone, "push", "--quiet", "origin", "published"])
+    try await runGit(["-C", clone, "add", "--all"])
+    try await runGit(["-C", clone, "-c", "user.name=M", "-c", "user.email=m@example.com", "commit", "--quiet", "-m", "Link"])
+    try await runGit(["-C", clone, "push", "--quiet", "origin", "published"])
 
     let run = await runCLI(
       ["--backend", "git", "--remote", remote, "repl"], input: ["signin ada lovelace", "list", "branches"])
@@ -231,31 +230,4 @@ struct GitBackendTests {
     #expect(run.output.isEmpty)
     #expect(run.errors == "demo-cli: the state file \(path) belongs to the in-memory system, not to this remote\n")
   }
-}
-
-/// Runs git (isolated from the machine's configuration) and answers its standard output.
-@discardableResult
-func runGit(_ arguments: [String]) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["git"] + arguments
-  var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
-  environment["GIT_CONFIG_NOSYSTEM"] = "1"
-  environment["GIT_CONFIG_GLOBAL"] = "/dev/null"
-  process.environment = environment
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else {
-    throw GitCommandFailed(command: (["git"] + arguments).joined(separator: " "))
-  }
-  return String(decoding: data, as: UTF8.self)
-}
-
-struct GitCommandFailed: Error, CustomStringConvertible {
-  var command: String
-  var description: String { "\(command) failed" }
 }

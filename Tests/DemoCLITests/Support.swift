@@ -1,4 +1,6 @@
 import Foundation
+import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 @testable import demo_cli

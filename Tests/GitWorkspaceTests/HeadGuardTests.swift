@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import GitWorkspace
@@ -13,7 +14,7 @@ struct HeadGuardTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let harness = try await GitHarness.make(in: directory)
-    let gate = try PushGate(remote: harness.remote, directory: directory)
+    let gate = try await PushGate(remote: harness.remote, directory: directory)
     let session = try await harness.git.prepareSource("race")
     try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
     let changes = try await harness.git.captureChanges(session.source, session.baseline)
@@ -47,7 +48,7 @@ struct HeadGuardTests {
     let harness = try await GitHarness.make(in: directory)
     try GitHeadGuardHook.install(in: harness.remote.remote)
     let git = harness.enforcedByTheRemote()
-    let gate = try PushGate(remote: harness.remote, directory: directory)
+    let gate = try await PushGate(remote: harness.remote, directory: directory)
     let session = try await git.prepareSource("refused")
     try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
     let changes = try await git.captureChanges(session.source, session.baseline)
@@ -75,7 +76,7 @@ struct HeadGuardTests {
     try Data(GitHeadGuardHook.script().utf8).write(to: hooks.appendingPathComponent("head-guard"))
     let held = directory.url.appendingPathComponent("held")
     let go = directory.url.appendingPathComponent("go")
-    try executable(
+    try await installExecutable(
       """
       #!/bin/sh
       input=$(cat)
@@ -128,7 +129,7 @@ struct HeadGuardTests {
 
     // Installing twice is fine; over another hook it refuses.
     try GitHeadGuardHook.install(in: remote.remote)
-    try executable("#!/bin/sh\nexit 0\n", at: remote.remote.appendingPathComponent("hooks/reference-transaction"))
+    try await installExecutable("#!/bin/sh\nexit 0\n", at: remote.remote.appendingPathComponent("hooks/reference-transaction"))
     #expect(throws: GitHeadGuardHookError.self) { try GitHeadGuardHook.install(in: remote.remote) }
     #expect(!GitHeadGuardHook.isInstalled(in: remote.remote))
   }
@@ -167,10 +168,10 @@ struct PushGate {
   let held: URL
   let go: URL
 
-  init(remote: TestRemote, directory: TemporaryDirectory) throws {
+  init(remote: TestRemote, directory: TemporaryDirectory) async throws {
     held = directory.url.appendingPathComponent("gate-held")
     go = directory.url.appendingPathComponent("gate-go")
-    try executable(
+    try await installExecutable(
       """
       #!/bin/sh
       if grep -q ' refs/proposals/'; then
@@ -188,10 +189,6 @@ struct PushGate {
   func release() throws { try Data().write(to: go) }
 }
 
-func executable(_ script: String, at file: URL) throws {
-  try Data(script.utf8).write(to: file)
-  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
-}
 
 /// Waits (bounded: 30 s) until `file` exists.
 func waitForFile(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {

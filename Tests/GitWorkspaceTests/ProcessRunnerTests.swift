@@ -1,5 +1,6 @@
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 @Suite("Process runner")
@@ -146,7 +147,7 @@ struct GitProcessTests {
   @Test func aGitKilledByASignalIsReportedAsKilledNotAsAnExitStatus() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let git = try fakeGit(in: directory, script: "echo started >&2; kill -KILL $$")
+    let git = try await fakeGit(in: directory, script: "echo started >&2; kill -KILL $$")
     let error = await #expect(throws: GitError.self) { try await git.run(["push", "origin"]) }
     #expect(error?.signal == 9)
     #expect(error?.description == "git push was killed by signal 9 (SIGKILL): started")
@@ -155,7 +156,7 @@ struct GitProcessTests {
   @Test func anSSHErrorEndingInCRLFIsOneMessageWithoutCarriageReturns() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let git = try fakeGit(
+    let git = try await fakeGit(
       in: directory,
       script: #"printf 'ssh: connect to host example.invalid port 22: Connection refused\r\n' >&2; "#
         + #"printf 'fatal: Could not read from remote repository.\r\n' >&2; exit 128"#)
@@ -170,7 +171,7 @@ struct GitProcessTests {
   @Test func aPushErrorNamesTheSubcommandNotItsWholeCommandLine() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let git = try fakeGit(in: directory, script: "echo 'fatal: refused' >&2; exit 128")
+    let git = try await fakeGit(in: directory, script: "echo 'fatal: refused' >&2; exit 128")
     let arguments = [
       "push", "--porcelain", "--atomic", "origin", "--force-with-lease=refs/proposals/k:",
       "0123456789abcdef0123456789abcdef01234567:refs/proposals/k",
@@ -200,9 +201,8 @@ enum ProcessRunnerTestSupport {
 }
 
 /// A stand-in for git: a shell script that ignores its arguments and runs `script`.
-func fakeGit(in directory: TemporaryDirectory, script: String) throws -> GitProcess {
+func fakeGit(in directory: TemporaryDirectory, script: String) async throws -> GitProcess {
   let file = directory.url.appendingPathComponent("fake-git")
-  try Data("#!/bin/sh\n\(script)\n".utf8).write(to: file)
-  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+  try await installExecutable("#!/bin/sh\n\(script)\n", at: file)
   return GitProcess(executable: file)
 }
