@@ -82,7 +82,7 @@ struct ChildLifetimeTests {
     let running = store.send(.detail(.start))
     await log.wait(for: "poller 1 started")
     store.send(.closeDetail)
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
   }
 
@@ -97,11 +97,11 @@ struct ChildLifetimeTests {
     await log.wait(for: "poller 1 started")
     await log.wait(for: "poller 2 started")
     store.send(.removeRow(1))
-    await first.finish(timeout: .seconds(5))
+    await first.finish(timeout: .seconds(15))
     #expect(log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled"])
     #expect(!second.isCancelled)
     second.cancel()
-    await second.finish(timeout: .seconds(5))
+    await second.finish(timeout: .seconds(15))
     #expect(
       log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled", "poller 2 cancelled"])
   }
@@ -113,14 +113,14 @@ struct ChildLifetimeTests {
     let old = store.send(.detail(.start))
     await log.wait(for: "poller 1 started")
     store.send(.replaceDetail(id: 2))
-    await old.finish(timeout: .seconds(5))
+    await old.finish(timeout: .seconds(15))
     #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
     // The new child's own work is its own.
     let new = store.send(.detail(.start))
     await log.wait(for: "poller 2 started")
     #expect(!new.isCancelled)
     new.cancel()
-    await new.finish(timeout: .seconds(5))
+    await new.finish(timeout: .seconds(15))
   }
 
   @Test("An ifLet child kept under the same identity keeps its effects")
@@ -132,7 +132,7 @@ struct ChildLifetimeTests {
     store.send(.replaceDetail(id: 1))
     #expect(!running.isCancelled)
     running.cancel()
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["poller 1 started", "poller 1 cancelled"])
   }
 
@@ -147,12 +147,12 @@ struct ChildLifetimeTests {
     await log.wait(for: "poller 1 started")
     await log.wait(for: "poller 2 started")
     store.send(.replaceRow(1))
-    await first.finish(timeout: .seconds(5))
+    await first.finish(timeout: .seconds(15))
     #expect(log.all.filter { $0.hasSuffix("cancelled") } == ["poller 1 cancelled"])
     #expect(store.rows.ids == [2, 1])
     #expect(!second.isCancelled)
     second.cancel()
-    await second.finish(timeout: .seconds(5))
+    await second.finish(timeout: .seconds(15))
   }
 
   @Test("A child removed by an effect's state.modify has its effects cancelled too")
@@ -164,14 +164,14 @@ struct ChildLifetimeTests {
     let detail = store.send(.detail(.start))
     let row2 = store.send(.rows(.element(id: 2, action: .start)))
     let row3 = store.send(.rows(.element(id: 3, action: .start)))
-    await store.send(.closeDetailFromEffect).finish(timeout: .seconds(5))
-    await store.send(.removeRowFromEffect(2)).finish(timeout: .seconds(5))
+    await store.send(.closeDetailFromEffect).finish(timeout: .seconds(15))
+    await store.send(.removeRowFromEffect(2)).finish(timeout: .seconds(15))
     // Cancelled as the modifications were applied; the remaining row's work is untouched.
     #expect(detail.isCancelled)
     #expect(row2.isCancelled)
     #expect(!row3.isCancelled)
     for task in [detail, row2, row3] { task.cancel() }
-    for task in [detail, row2, row3] { await task.finish(timeout: .seconds(5)) }
+    for task in [detail, row2, row3] { await task.finish(timeout: .seconds(15)) }
   }
 
   @Test("Element and child actions for absent state are reported, not applied")

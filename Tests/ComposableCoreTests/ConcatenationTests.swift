@@ -44,7 +44,7 @@ struct ConcatenationTests {
     #expect(store.isEffectInFlight("poll"))
     // The send's task still covers the poll, which its actions started.
     store.send(.stopPolling)
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(log.all == ["poll started", "poll cancelled"])
   }
 }
@@ -52,7 +52,7 @@ struct ConcatenationTests {
 /// Waits (bounded, signalled by the store's observation) until `condition` holds.
 @MainActor
 private func waitUntil(
-  timeout: Duration = .seconds(5), _ condition: @escaping @MainActor () -> Bool
+  timeout: Duration = .seconds(15), _ condition: @escaping @MainActor () -> Bool
 ) async {
   let deadline = ContinuousClock.now.advanced(by: timeout)
   while !condition(), ContinuousClock.now < deadline {

@@ -29,7 +29,7 @@ final class CoreXCTests: XCTestCase {
     let store = Store(initialState: Greeter.State()) {
       Greeter().dependency(\.greeting, Greeting(text: "xctest"))
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     XCTAssertEqual(store.seen, ["reduce: xctest", "effect: xctest, child: xctest, task: xctest"])
   }
 }

@@ -64,7 +64,7 @@ struct DependencyTests {
     let store = Store(initialState: Greeter.State()) {
       Greeter().dependency(\.greeting, Greeting(text: "override"))
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     #expect(store.seen == [
       "reduce: override",
       "effect: override, child: override, task: override",
@@ -76,7 +76,7 @@ struct DependencyTests {
     let store = Store(initialState: Greeter.State()) {
       Greeter().dependency(Greeting(text: "by type"))
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     #expect(store.seen.first == "reduce: by type")
   }
 
@@ -87,7 +87,7 @@ struct DependencyTests {
     } withDependencies: {
       $0.greeting = Greeting(text: "store")
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     #expect(store.seen == ["reduce: store", "effect: store, child: store, task: store"])
   }
 
@@ -96,12 +96,12 @@ struct DependencyTests {
     let store = withDependencies { $0.greeting = Greeting(text: "at creation") } operation: {
       Store(initialState: Greeter.State()) { Greeter() }
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     // Values in force where an action is sent do not replace the store's own (as in TCA).
     let task = withDependencies { $0.greeting = Greeting(text: "at send") } operation: {
       store.send(.greet)
     }
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(store.seen == [
       "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
       "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
@@ -115,7 +115,7 @@ struct DependencyTests {
         Greeter().dependency(\.greeting, Greeting(text: "modifier"))
       }
     }
-    await store.send(.greet).finish(timeout: .seconds(5))
+    await store.send(.greet).finish(timeout: .seconds(15))
     #expect(store.seen == ["reduce: modifier", "effect: modifier, child: modifier, task: modifier"])
   }
 

@@ -64,7 +64,7 @@ struct EffectTests {
     let store = Store(initialState: Jobs.State()) { Jobs(gate: gate, log: log) }
     let task = store.send(.startTwo)
     Task { gate.release() }
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(Set(log.all) == ["first done", "second done", "chained done"])
   }
 
@@ -72,7 +72,7 @@ struct EffectTests {
   func finishAwaitsTransitiveEffects() async {
     let log = Log<String>()
     let store = Store(initialState: Relay.State()) { Relay(log: log) }
-    await store.send(.start).finish(timeout: .seconds(5))
+    await store.send(.start).finish(timeout: .seconds(15))
     #expect(log.all == ["relayed", "second effect done"])
   }
 
@@ -85,7 +85,7 @@ struct EffectTests {
     await log.wait(for: "one started")
     store.send(.stopLong)
     #expect(!store.isEffectInFlight(Work.long))
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled"])
     #expect(store.results == [])
   }
@@ -99,7 +99,7 @@ struct EffectTests {
     #expect(changes.count == 1)
     store.send(.stopLong)
     #expect(changes.count == 2)
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
   }
 
   @Test("An effect cancelled before its task started never runs")
@@ -109,7 +109,7 @@ struct EffectTests {
     // Started and cancelled in the same main-actor turn: the task has not begun.
     let task = store.send(.startLong("one", cancelInFlight: false))
     store.send(.stopLong)
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(log.all == [])
     #expect(store.results == [])
   }
@@ -121,13 +121,13 @@ struct EffectTests {
     let first = store.send(.startLong("one", cancelInFlight: true))
     await log.wait(for: "one started")
     let second = store.send(.startLong("two", cancelInFlight: true))
-    await first.finish(timeout: .seconds(5))
+    await first.finish(timeout: .seconds(15))
     // The first was cancelled before the second started.
     #expect(log.all.prefix(2) == ["one started", "one cancelled"])
     #expect(store.isEffectInFlight(Work.long))
     await log.wait(for: "two started")
     second.cancel()
-    await second.finish(timeout: .seconds(5))
+    await second.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled", "two started", "two cancelled"])
     #expect(store.results == [])
   }
@@ -141,8 +141,8 @@ struct EffectTests {
     await log.wait(for: "one started")
     await log.wait(for: "two started")
     store.send(.stopLong)
-    await first.finish(timeout: .seconds(5))
-    await second.finish(timeout: .seconds(5))
+    await first.finish(timeout: .seconds(15))
+    await second.finish(timeout: .seconds(15))
     #expect(Set(log.all) == ["one started", "two started", "one cancelled", "two cancelled"])
   }
 
@@ -165,7 +165,7 @@ struct EffectTests {
     #expect(one.isEffectInFlight(Work.long))
     #expect(log.all == ["one started"])
     running.cancel()
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled"])
   }
 
@@ -180,7 +180,7 @@ struct EffectTests {
     #expect(task.isCancelled)
     // Out of flight at once, as with `.cancel(id:)`, not only once the task has ended.
     #expect(!store.isEffectInFlight(Work.long))
-    await task.finish(timeout: .seconds(5))
+    await task.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled"])
     #expect(!store.isEffectInFlight(Work.long))
   }
@@ -192,11 +192,11 @@ struct EffectTests {
     let store = Store(initialState: Stubborn.State()) { Stubborn(gate: gate, log: log) }
     let running = store.send(.start)
     await log.wait(for: "waiting")
-    await store.send(.stop).finish(timeout: .seconds(5))  // does not wait for the stubborn effect
+    await store.send(.stop).finish(timeout: .seconds(15))  // does not wait for the stubborn effect
     #expect(!store.isEffectInFlight("work"))
     #expect(log.all == ["waiting"])
     gate.release()
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["waiting", "stopped after cancellation"])
   }
 
@@ -204,7 +204,7 @@ struct EffectTests {
   func concatenate() async {
     let log = Log<String>()
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: log) }
-    await store.send(.go).finish(timeout: .seconds(5))
+    await store.send(.go).finish(timeout: .seconds(15))
     #expect(log.all == ["first", "second", "third"])
     #expect(store.received == ["first", "second"])
   }
@@ -219,14 +219,14 @@ struct EffectTests {
     await log.wait(for: "b started")
     store.send(.cancelBoth)
     #expect(!store.isEffectInFlight("a") && !store.isEffectInFlight("b"))
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(Set(log.all) == ["a started", "b started", "a cancelled", "b cancelled"])
   }
 
   @Test("Effect.map transforms the actions an effect sends")
   func map() async {
     let store = Store(initialState: Sequenced.State()) { Sequenced(log: Log()) }
-    await store.send(.mapped).finish(timeout: .seconds(5))
+    await store.send(.mapped).finish(timeout: .seconds(15))
     #expect(store.received == ["mapped 7"])
   }
 }

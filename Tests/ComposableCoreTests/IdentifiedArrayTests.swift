@@ -120,7 +120,7 @@ struct IdentifiedArrayTests {
     expectConsistent(store.rows)
     #expect(recorder.messages.count == 1)
     // The element its effects belonged to (id 1) is gone, so they are cancelled.
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["row 1 started", "row 1 cancelled"])
   }
 }

@@ -72,7 +72,7 @@ struct EffectMisuseTests {
     let recorder = RecordingReporter()
     let escaped = LockIsolated<Send<Escaper.Action>?>(nil)
     let store = Store(initialState: Escaper.State()) { Escaper(escaped: escaped) }
-    await store.send(.start).finish(timeout: .seconds(5))
+    await store.send(.start).finish(timeout: .seconds(15))
     guard let send = escaped.current else {
       Issue.record("the effect should have escaped its send")
       return
@@ -88,8 +88,8 @@ struct EffectMisuseTests {
     let recorder = RecordingReporter()
     let store = Store(initialState: Thrower.State()) { Thrower() }
     await withIssueReporters([recorder]) {
-      await store.send(.unhandled).finish(timeout: .seconds(5))
-      await store.send(.handled).finish(timeout: .seconds(5))
+      await store.send(.unhandled).finish(timeout: .seconds(15))
+      await store.send(.handled).finish(timeout: .seconds(15))
     }
     #expect(recorder.messages.count == 1)
     #expect(recorder.messages.first?.contains("An effect threw an error that nothing handled") == true)

@@ -24,7 +24,7 @@ struct OffMainReleaseTests {
     store = nil
     // The deinitializer runs on a detached task's thread while the effect ends on the main actor.
     await Task.detached { last?.drop() }.value
-    await running?.finish(timeout: .seconds(5))
+    await running?.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled"])
   }
 }

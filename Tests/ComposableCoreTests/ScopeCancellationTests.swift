@@ -64,7 +64,7 @@ struct ScopeCancellationTests {
     store.send(.cancelLeftFromParent)
     #expect(!store.isEffectInFlight(Loader.CancelID.load("left")))
     #expect(!left.isEffectInFlight(Loader.CancelID.load("left")))
-    await running.finish(timeout: .seconds(5))
+    await running.finish(timeout: .seconds(15))
     #expect(log.all == ["left started", "left cancelled"])
   }
 
@@ -77,11 +77,11 @@ struct ScopeCancellationTests {
     await log.wait(for: "left started")
     await log.wait(for: "right started")
     store.send(.left(.stop))
-    await left.finish(timeout: .seconds(5))
+    await left.finish(timeout: .seconds(15))
     #expect(!right.isCancelled)
     #expect(store.isEffectInFlight(Loader.CancelID.load("right")))
     store.send(.right(.stop))
-    await right.finish(timeout: .seconds(5))
+    await right.finish(timeout: .seconds(15))
     #expect(log.all.filter { $0.hasSuffix("cancelled") } == ["left cancelled", "right cancelled"])
   }
 }

@@ -123,8 +123,8 @@ struct InterruptionTests {
     // No suspension between the two: the publication's task has not begun when it is cancelled.
     let publication = store.send(.publishProposal(Fixture.request))
     let interruption = store.send(.interruptAuthorizedWork)
-    await publication.finish(timeout: .seconds(5))
-    await interruption.finish(timeout: .seconds(5))
+    await publication.finish(timeout: .seconds(15))
+    await interruption.finish(timeout: .seconds(15))
     #expect(heard.current == [.interrupted])
     #expect(calls.current == 0)
     #expect(store.state == Fixture.ready)

@@ -23,7 +23,7 @@ final class Log<Entry: Sendable & Equatable>: Sendable {
 
   /// Waits until `entry` was appended; the test fails (and the wait ends) after `timeout`.
   func wait(
-    for entry: Entry, timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
+    for entry: Entry, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     let arrived = await withTaskGroup(of: Bool.self) { group in
       group.addTask {
