@@ -1,9 +1,11 @@
 import Foundation
 
 /// Renders a value as indented lines for readable diffs: one property, element or case per
-/// line. Test-time only (it reflects with `Mirror`).
-enum StateDump {
-  static func lines(of value: Any) -> [String] {
+/// line. For diagnostics only — `TestStore` failures and `_printChanges` — never a hot path:
+/// it reflects with `Mirror`.
+package enum StateDump {
+  /// `value` rendered one property, element or case per line.
+  package static func lines(of value: Any) -> [String] {
     var lines: [String] = []
     append(value, label: nil, indent: 0, to: &lines)
     if let last = lines.indices.last, lines[last].hasSuffix(",") {

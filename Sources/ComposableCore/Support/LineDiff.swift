@@ -1,7 +1,7 @@
 /// A line diff of two renderings: unchanged lines indented by two spaces, lines only in
 /// `expected` prefixed "−", lines only in `actual` prefixed "+".
-enum LineDiff {
-  static func render(expected: [String], actual: [String]) -> String {
+package enum LineDiff {
+  package static func render(expected: [String], actual: [String]) -> String {
     let difference = actual.difference(from: expected)
     var removed = Set<Int>()
     var inserted = Set<Int>()
