@@ -24,7 +24,9 @@ final class EffectExecutor: TaskExecutor, Sendable {
   private struct Counters {
     /// Jobs enqueued and not finished.
     var pending = 0
-    /// Moves on every job enqueued and on every piece of main-actor work the store reports.
+    /// Moves on every job enqueued or finished, and on every piece of main-actor work the store
+    /// reports. (A job that finishes may have queued main-actor work just before: behind a
+    /// round trip already under way, which therefore must be repeated.)
     var marker: UInt64 = 0
     var idleWaiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
     /// Waits whose deadline passed before they began waiting.
@@ -48,6 +50,7 @@ final class EffectExecutor: TaskExecutor, Sendable {
       job.runSynchronously(on: asUnownedTaskExecutor())
       let waiters = counters.withValue { counters -> [CheckedContinuation<Bool, Never>] in
         counters.pending -= 1
+        counters.marker &+= 1
         guard counters.pending == 0 else { return [] }
         defer { counters.idleWaiters = [:] }
         return Array(counters.idleWaiters.values)

@@ -94,6 +94,22 @@ struct ExactWaitingTests {
     await store.receive(.finished) { $0.done = 1 }
   }
 
+  @Test("Stress: send returns only after an effect's last main-actor hops were applied, 300 times")
+  func mainActorHopsBeforeEnd() async {
+    // `loadTwice` modifies state, sends an action and modifies again, then ends: each hop to
+    // the main actor is queued there by the effect's job just before it ends. A hop queued
+    // while the store's check was already on its way round the main actor was once missed.
+    var misses: [Int] = []
+    for _ in 0..<300 {
+      let store = TestStore(initialState: Facts.State()) { Facts() }
+      store.exhaustivity = .off
+      await store.send(.loadTwice)
+      if store.state.count != 110 { misses.append(store.state.count) }
+      await store.finish()
+    }
+    #expect(misses.isEmpty, "\(misses.count) of 300 sends returned early (counts \(misses.prefix(10)))")
+  }
+
   @Test(
     "Stress: every shape, 200 times each: no sleeper is ever missed",
     arguments: SlowStarter.Shape.allCases)
