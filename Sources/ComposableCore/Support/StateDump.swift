@@ -122,9 +122,11 @@ package enum StateDump {
 
   private static func typeName(_ value: Any) -> String {
     let full = String(reflecting: type(of: value))
-    // Drop module prefixes: "MyModule.Feature.State" -> "Feature.State".
+    // Drop the module prefix, and the anonymous context of a private type:
+    // "MyModule.(unknown context at $10e4c).Feature.State" -> "Feature.State".
     return full.split(separator: ".", omittingEmptySubsequences: false)
       .dropFirst(full.contains(".") ? 1 : 0)
+      .filter { !$0.hasPrefix("(unknown context at ") }
       .joined(separator: ".")
   }
 }
