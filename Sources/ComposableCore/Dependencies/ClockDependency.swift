@@ -5,6 +5,21 @@ extension DependencyValues {
     get { self[ClockKey.self] }
     set { self[ClockKey.self] = newValue }
   }
+
+  /// Another name for ``clock``, for code ported from TCA: reading or setting it reads or
+  /// sets the same clock, so a test's `$0.clock = TestClock()` drives it too.
+  public var continuousClock: any Clock<Duration> {
+    get { clock }
+    set { clock = newValue }
+  }
+
+  /// Another name for ``clock``, for code ported from TCA: reading or setting it reads or
+  /// sets the same clock. (Live, the one clock is a `ContinuousClock`, which keeps counting
+  /// while the system sleeps.)
+  public var suspendingClock: any Clock<Duration> {
+    get { clock }
+    set { clock = newValue }
+  }
 }
 
 private enum ClockKey: DependencyKey {

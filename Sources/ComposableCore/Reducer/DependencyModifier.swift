@@ -24,6 +24,20 @@ extension Reducer {
     DependencyModifier(base: self) { $0[Value.self] = value }
   }
 
+  /// Runs this reducer, and the effects it returns, with the dependency at `keyPath` changed
+  /// in place by `transform` (starting from the value in force around it).
+  ///
+  /// ```swift
+  /// Feature()
+  ///   .transformDependency(\.date) { $0.now = Date(timeIntervalSince1970: 0) }
+  /// ```
+  public func transformDependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    transform: @escaping (_ dependency: inout Value) -> Void
+  ) -> DependencyModifier<Self> {
+    DependencyModifier(base: self) { transform(&$0[keyPath: keyPath]) }
+  }
+
   /// Runs this reducer, and the effects it returns, with dependencies changed by `update`.
   public func transformDependencies(
     _ update: @escaping (inout DependencyValues) -> Void
