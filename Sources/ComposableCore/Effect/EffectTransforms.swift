@@ -54,6 +54,13 @@ extension Effect {
       // A question that cannot be lifted (a state type mismatch) is dropped, not guessed at.
       guard let lifted = liftPresence.map({ $0(presence) }) ?? presence else { return inner }
       return Effect<NewAction>(.watched(component.map(key.prefixed(by:)) ?? key, presence: lifted, inner))
+    case .throttled(let key, let throttling, let effect):
+      return Effect<NewAction>(.throttled(
+        component.map(key.prefixed(by:)) ?? key,
+        throttling,
+        effect.transformed(
+          action: transform, component: component, modification: lift, presence: liftPresence)
+      ))
     }
   }
 }

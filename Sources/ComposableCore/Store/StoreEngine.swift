@@ -75,6 +75,8 @@ package final class StoreEngine<State, Action: Sendable> {
   /// Children (ifLet, forEach) with running effects, and how to tell they are still there.
   /// Checked after every processed action and modification, whatever removed the child.
   @exclusivity(unchecked) @usableFromInline var watchedChildren: [EffectKey: @Sendable (State) -> Bool] = [:]
+  /// The open windows of throttled effects (`Effect.throttle`), per key.
+  var throttleWindows = ThrottleWindows()
 
   /// Runs once at the end of every drained batch.
   @exclusivity(unchecked) @usableFromInline package var didFinishBatch: (() -> Void)?
@@ -245,6 +247,10 @@ package final class StoreEngine<State, Action: Sendable> {
     case .watched(let key, let presence, let effect):
       if let isPresent = presence.typed(as: State.self) { watchedChildren[key] = isPresent }
       start(effect, sink: sink, keys: keys, origin: origin)
+    case .throttled(let key, let throttling, let effect):
+      let admitted = throttleWindows.admit(
+        effect, key: key, throttling: throttling, isInFlight: registry.isInFlight)
+      if let admitted { start(admitted, sink: sink, keys: keys, origin: origin) }
     }
   }
 
