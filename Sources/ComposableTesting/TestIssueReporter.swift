@@ -17,18 +17,39 @@ public struct TestIssueReporter: IssueReporter {
 
   public func reportIssue(_ message: String, at location: IssueLocation) {
     if Test.current != nil {
-      Issue.record(
-        Comment(rawValue: message),
-        sourceLocation: Testing.SourceLocation(
-          fileID: location.fileID.description,
-          filePath: location.filePath.description,
-          line: Int(location.line),
-          column: Int(location.column)
-        )
-      )
+      Issue.record(Comment(rawValue: message), sourceLocation: Self.sourceLocation(location))
     } else {
       XCTFail(message, file: location.filePath, line: location.line)
     }
+  }
+
+  /// Records a known issue, which shows in the test's results without failing it: inside
+  /// `withKnownIssue` under Swift Testing, as an expected failure (`XCTExpectFailure`) under
+  /// XCTest on Apple platforms. XCTest on Linux has no expected failures: there the issue is
+  /// written to standard error, marked as known.
+  public func reportKnownIssue(_ message: String, at location: IssueLocation) {
+    if Test.current != nil {
+      withKnownIssue(sourceLocation: Self.sourceLocation(location)) {
+        Issue.record(Comment(rawValue: message), sourceLocation: Self.sourceLocation(location))
+      }
+    } else {
+      #if canImport(ObjectiveC)
+        XCTExpectFailure(
+          "An assertion the test store skipped", strict: false,
+          failingBlock: { XCTFail(message, file: location.filePath, line: location.line) })
+      #else
+        StandardErrorIssueReporter().reportKnownIssue(message, at: location)
+      #endif
+    }
+  }
+
+  private static func sourceLocation(_ location: IssueLocation) -> Testing.SourceLocation {
+    Testing.SourceLocation(
+      fileID: location.fileID.description,
+      filePath: location.filePath.description,
+      line: Int(location.line),
+      column: Int(location.column)
+    )
   }
 }
 
@@ -44,6 +65,7 @@ public struct TestIssueReporter: IssueReporter {
 /// ```
 public final class IssueRecorder: IssueReporter {
   private let recorded = LockIsolated<[String]>([])
+  private let recordedKnownIssues = LockIsolated<[String]>([])
 
   public init() {}
 
@@ -51,9 +73,20 @@ public final class IssueRecorder: IssueReporter {
     recorded.withValue { $0.append(message) }
   }
 
-  /// Every message recorded so far, in order.
+  public func reportKnownIssue(_ message: String, at location: IssueLocation) {
+    recordedKnownIssues.withValue { $0.append(message) }
+  }
+
+  /// Every issue recorded so far, in order.
   public var messages: [String] { recorded.current }
 
-  /// Forgets the recorded messages.
-  public func removeAll() { recorded.setValue([]) }
+  /// Every known issue recorded so far, in order (for example the assertions a test store
+  /// skipped with `exhaustivity = .off(showSkippedAssertions: true)`).
+  public var knownIssues: [String] { recordedKnownIssues.current }
+
+  /// Forgets the recorded issues and known issues.
+  public func removeAll() {
+    recorded.setValue([])
+    recordedKnownIssues.setValue([])
+  }
 }

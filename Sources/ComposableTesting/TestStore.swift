@@ -19,7 +19,8 @@ import ComposableCore
 /// Exhaustive by default: a state change you did not assert, an action or modification you
 /// did not receive, or an effect still running when the store is released fails the test with
 /// a message that says how to fix it. Set ``exhaustivity`` to `.off` for integration-style
-/// stories that assert only what matters.
+/// stories that assert only what matters, or to `.off(showSkippedAssertions: true)` to see
+/// what they skip as known issues.
 ///
 /// Waiting is exact, never a guess: the store runs its effects on an executor it watches, so
 /// `send` and `receive` return only once every effect is suspended (asleep on a ``TestClock``,
@@ -29,14 +30,6 @@ import ComposableCore
 /// naming what still runs.
 @MainActor
 public final class TestStore<State: Equatable, Action: Sendable> {
-  /// How strictly the store asserts.
-  public enum Exhaustivity: Sendable, Equatable {
-    /// Every change, received item and running effect must be asserted.
-    case on
-    /// Only what a test asserts is checked; unasserted items are skipped.
-    case off
-  }
-
   /// How strictly the store asserts. Defaults to `.on`.
   public var exhaustivity: Exhaustivity = .on {
     didSet { syncLedger() }
@@ -122,28 +115,53 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     let ledger = ledger.current
     let origins = engine.registry.unfinishedOrigins.running
     engine.registry.cancelAllSilently()
-    guard ledger.exhaustive else { return }
-    if !ledger.unhandled.isEmpty {
-      report(
-        """
-        The store received \(ledger.unhandled.count) item(s) the test never asserted:
-        \(ledger.unhandled.map { "  • \($0)" }.joined(separator: "\n"))
-        Assert each with `await store.receive(…)` or `await store.receiveModification { … }`, \
-        or set `store.exhaustivity = .off`.
-        """,
-        at: creation, to: defaultReporters
-      )
-    }
-    if !origins.isEmpty {
-      report(
-        """
-        \(origins.count) effect(s) were still running when the test ended, started by:
-        \(origins.map { "  • \($0)" }.joined(separator: "\n"))
-        Await them with `await store.finish()`, cancel them in the feature (for example with \
-        `.cancel(id:)`), or call `store.skipInFlightEffects()` where leaving them is intended.
-        """,
-        at: creation, to: defaultReporters
-      )
+    switch ledger.exhaustivity {
+    case .on:
+      if !ledger.unhandled.isEmpty {
+        report(
+          """
+          The store received \(ledger.unhandled.count) item(s) the test never asserted:
+          \(bulleted(ledger.unhandled))
+          Assert each with `await store.receive(…)` or `await store.receiveModification { … }`, \
+          or set `store.exhaustivity = .off`.
+          """,
+          at: creation, to: defaultReporters
+        )
+      }
+      if !origins.isEmpty {
+        report(
+          """
+          \(origins.count) effect(s) were still running when the test ended, started by:
+          \(bulleted(origins))
+          Await them with `await store.finish()`, cancel them in the feature (for example with \
+          `.cancel(id:)`), or call `store.skipInFlightEffects()` where leaving them is intended.
+          """,
+          at: creation, to: defaultReporters
+        )
+      }
+    case .off(showSkippedAssertions: true):
+      if !ledger.unhandled.isEmpty {
+        reportSkipped(
+          """
+          Skipped assertions: the store received \(ledger.unhandled.count) item(s) the test did \
+          not assert:
+          \(bulleted(ledger.unhandled))
+          """,
+          at: creation, to: defaultReporters
+        )
+      }
+      if !origins.isEmpty {
+        reportSkipped(
+          """
+          Skipped assertions: \(origins.count) effect(s) were still running when the test ended, \
+          started by:
+          \(bulleted(origins))
+          """,
+          at: creation, to: defaultReporters
+        )
+      }
+    case .off(showSkippedAssertions: false):
+      break
     }
   }
 
@@ -171,16 +189,25 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         fail(
           """
           Must handle \(received.count) received item(s) before sending \(action):
-          \(received.map { "  • \($0.description)" }.joined(separator: "\n"))
+          \(bulleted(received.map(\.description)))
           Assert them with `await store.receive(…)` / `receiveModification`, or set \
           `store.exhaustivity = .off`.
+          """,
+          at: location
+        )
+      } else {
+        skipped(
+          """
+          Skipped assertions: \(received.count) received item(s) were not asserted before \
+          sending \(action):
+          \(bulleted(received.map(\.description)))
           """,
           at: location
         )
       }
       skipReceivedActions()
     }
-    let before = exhaustivity == .on ? expectedState : engine.state
+    let before = expectedState
     sentSnapshot = nil
     let task = engine.send(action)
     let after = sentSnapshot ?? engine.state
@@ -276,9 +303,20 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     activateReporters()
     guard await waitForItem(matching: expectation, timeout: timeout ?? self.timeout, at: location)
     else { return }
-    if exhaustivity == .off {
+    if exhaustivity != .on {
+      var skippedItems: [String] = []
       while let first = received.first, !expectation.matches(first.item) {
-        received.removeFirst()
+        skippedItems.append(received.removeFirst().description)
+      }
+      if !skippedItems.isEmpty {
+        skipped(
+          """
+          Skipped assertions: \(skippedItems.count) item(s) were received before \
+          \(expectation.description) and not asserted:
+          \(bulleted(skippedItems))
+          """,
+          at: location
+        )
       }
     }
     guard !received.isEmpty else { return }
@@ -292,8 +330,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       expectedState = next.state
       return
     }
-    let before = exhaustivity == .on ? expectedState : next.state
-    assertChange(from: before, to: next.state, updateStateToExpectedResult, "after receiving \(next.description)", at: location)
+    assertChange(from: expectedState, to: next.state, updateStateToExpectedResult, "after receiving \(next.description)", at: location)
     expectedState = next.state
     // The effect that sent this item goes on (to its next sleep, or to its end) before the test
     // does: a clock moved next finds it asleep, and the end-of-test check does not count an
@@ -449,6 +486,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     waiter.continuation.resume(returning: progressed)
   }
 
+  /// Asserts the change from `before` (the last asserted state) to `after`. Exhaustive: `update`
+  /// applied to `before` must give `after`. Otherwise only what `update` sets is checked (it is
+  /// applied to `after`), and what an exhaustive check would have found is shown when
+  /// `showSkippedAssertions` is on.
   private func assertChange(
     from before: State,
     to after: State,
@@ -456,21 +497,41 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     _ moment: String,
     at location: IssueLocation
   ) {
-    var expected = exhaustivity == .on ? before : after
-    if let update {
+    func expectation(from start: State) -> State? {
+      var expected = start
       do {
-        try update(&expected)
+        try update?(&expected)
       } catch {
         fail("The state assertion \(moment) threw: \(error)", at: location)
-        return
+        return nil
       }
-    } else if exhaustivity == .off {
+      return expected
+    }
+    func diff(_ expected: State) -> String {
+      LineDiff.render(expected: StateDump.lines(of: expected), actual: StateDump.lines(of: after))
+    }
+    if exhaustivity != .on {
+      if update != nil {
+        guard let expected = expectation(from: after) else { return }
+        if expected != after {
+          fail("State was not as expected \(moment): (−expected +actual)\n\(diff(expected))", at: location)
+          return
+        }
+      }
+      if exhaustivity == .off(showSkippedAssertions: true),
+        let exhaustive = expectation(from: before), exhaustive != after
+      {
+        skipped(
+          "Skipped assertions: state changes \(moment) were not asserted: (−expected +actual)\n\(diff(exhaustive))",
+          at: location
+        )
+      }
       return
     }
+    guard let expected = expectation(from: before) else { return }
     if expected != after {
-      let diff = LineDiff.render(expected: StateDump.lines(of: expected), actual: StateDump.lines(of: after))
-      fail("State was not as expected \(moment): (−expected +actual)\n\(diff)", at: location)
-    } else if exhaustivity == .on, update != nil, after == before {
+      fail("State was not as expected \(moment): (−expected +actual)\n\(diff(expected))", at: location)
+    } else if update != nil, after == before {
       fail(
         """
         Expected state to change \(moment), but no change occurred. If no change is expected, \
@@ -489,12 +550,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     report(message, at: location, to: context.reporters)
   }
 
+  /// Shows an assertion the store skipped, as a known issue, when the test asked for that
+  /// (`.off(showSkippedAssertions: true)`).
+  private func skipped(_ message: String, at location: IssueLocation) {
+    guard exhaustivity == .off(showSkippedAssertions: true) else { return }
+    reportSkipped(message, at: location, to: context.reporters)
+  }
+
   private func syncLedger() {
     let unhandled = received.map(\.description)
-    let exhaustive = exhaustivity == .on
+    let exhaustivity = self.exhaustivity
     ledger.withValue {
       $0.unhandled = unhandled
-      $0.exhaustive = exhaustive
+      $0.exhaustivity = exhaustivity
     }
   }
 
@@ -538,11 +606,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 /// What the end-of-test check needs, readable from the nonisolated deinitializer.
 private struct Ledger: Sendable {
   var unhandled: [String] = []
-  var exhaustive = true
+  var exhaustivity = Exhaustivity.on
 }
 
 private func report(_ message: String, at location: IssueLocation, to reporters: [any IssueReporter]) {
   for reporter in reporters { reporter.reportIssue(message, at: location) }
+}
+
+private func reportSkipped(_ message: String, at location: IssueLocation, to reporters: [any IssueReporter]) {
+  for reporter in reporters { reporter.reportKnownIssue(message, at: location) }
+}
+
+private func bulleted(_ items: [String]) -> String {
+  items.map { "  • \($0)" }.joined(separator: "\n")
 }
 
 /// The dependencies and reporters a test store's reducer runs with; mutable between sends.

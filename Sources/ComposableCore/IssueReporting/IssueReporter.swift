@@ -31,6 +31,17 @@ public struct IssueLocation: Sendable, Equatable, CustomStringConvertible {
 public protocol IssueReporter: Sendable {
   /// Records one issue.
   func reportIssue(_ message: String, at location: IssueLocation)
+
+  /// Records a known issue: one that is expected and must be shown, but is no failure (a
+  /// `TestStore` with `exhaustivity = .off(showSkippedAssertions: true)` reports the assertions
+  /// it skipped this way). By default it is written to standard error, marked as known.
+  func reportKnownIssue(_ message: String, at location: IssueLocation)
+}
+
+extension IssueReporter {
+  public func reportKnownIssue(_ message: String, at location: IssueLocation) {
+    StandardErrorIssueReporter.write("known issue", message, at: location)
+  }
 }
 
 /// Writes each issue as one line to standard error.
@@ -38,7 +49,11 @@ public struct StandardErrorIssueReporter: IssueReporter {
   public init() {}
 
   public func reportIssue(_ message: String, at location: IssueLocation) {
-    let line = "\(location.fileID):\(location.line): issue: \(message)\n"
+    Self.write("issue", message, at: location)
+  }
+
+  static func write(_ kind: String, _ message: String, at location: IssueLocation) {
+    let line = "\(location.fileID):\(location.line): \(kind): \(message)\n"
     FileHandle.standardError.write(Data(line.utf8))
   }
 }
