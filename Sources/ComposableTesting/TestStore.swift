@@ -44,10 +44,21 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public var timeout: Duration
 
   /// The dependencies every reduce and effect of this store runs with. Changing them affects
-  /// actions sent afterwards.
+  /// actions sent afterwards; effects already running keep the values of the reduce that
+  /// started them.
+  ///
+  /// ```swift
+  /// store.dependencies.date.now = Date(timeIntervalSince1970: 60)
+  /// await store.send(.save) { $0.savedAt = Date(timeIntervalSince1970: 60) }
+  /// ```
+  ///
+  /// A ``TestClock`` installed here is watched like one given at creation.
   public var dependencies: DependencyValues {
     get { context.dependencies }
-    set { context.dependencies = newValue }
+    set {
+      context.dependencies = newValue
+      if let clock = newValue.clock as? TestClock { clock.attach(monitor) }
+    }
   }
 
   /// The store's current state (including changes not yet asserted).
