@@ -341,7 +341,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       expectedState = next.state
       return
     }
-    assertChange(from: expectedState, to: next.state, updateStateToExpectedResult, "after receiving \(next.description)", at: location)
+    assertChange(
+      from: expectedState, to: next.state, updateStateToExpectedResult,
+      "after receiving \(next.description)", at: location)
     expectedState = next.state
     // The effect that sent this item goes on (to its next sleep, or to its end) before the test
     // does: a clock moved next finds it asleep, and the end-of-test check does not count an
@@ -525,7 +527,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       if update != nil {
         guard let expected = expectation(from: after) else { return }
         if expected != after {
-          fail("State was not as expected \(moment): (−expected +actual)\n\(diff(expected))", at: location)
+          fail(
+            "State was not as expected \(moment): (−expected +actual)\n\(diff(expected))",
+            at: location)
           return
         }
       }
@@ -533,7 +537,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         let exhaustive = expectation(from: before), exhaustive != after
       {
         skipped(
-          "Skipped assertions: state changes \(moment) were not asserted: (−expected +actual)\n\(diff(exhaustive))",
+          """
+          Skipped assertions: state changes \(moment) were not asserted: (−expected +actual)
+          \(diff(exhaustive))
+          """,
           at: location
         )
       }
@@ -541,7 +548,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     }
     guard let expected = expectation(from: before) else { return }
     if expected != after {
-      fail("State was not as expected \(moment): (−expected +actual)\n\(diff(expected))", at: location)
+      fail(
+        "State was not as expected \(moment): (−expected +actual)\n\(diff(expected))",
+        at: location)
     } else if update != nil, after == before {
       fail(
         """
@@ -624,7 +633,9 @@ private func report(_ message: String, at location: IssueLocation, to reporters:
   for reporter in reporters { reporter.reportIssue(message, at: location) }
 }
 
-private func reportSkipped(_ message: String, at location: IssueLocation, to reporters: [any IssueReporter]) {
+private func reportSkipped(
+  _ message: String, at location: IssueLocation, to reporters: [any IssueReporter]
+) {
   for reporter in reporters { reporter.reportKnownIssue(message, at: location) }
 }
 

@@ -1,8 +1,8 @@
 extension DependencyValues {
   /// Lends a random number generator for a moment. Live: the system's generator. Tests: a
   /// ``SeededRandomNumberGenerator`` with seed 0, fresh for each test store, so a test sees the
-  /// same numbers on every run; set another with
-  /// `$0.withRandomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 42))`.
+  /// same numbers on every run; set another with `$0.withRandomNumberGenerator =
+  /// WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 42))`.
   ///
   /// ```swift
   /// @Dependency(\.withRandomNumberGenerator) var withRandomNumberGenerator

@@ -15,7 +15,8 @@ extension Effect {
   /// The delay sleeps on `clock`, by default the `\.clock` dependency in force when the effect
   /// is built (in the reduce that returns it). Like `.cancellable(id:cancelInFlight: true)`,
   /// a new debounced effect also cancels the previous one if that one already started its work;
-  /// `.cancel(id:)` cancels a pending one. Ids are scoped as for ``cancellable(id:cancelInFlight:)``.
+  /// `.cancel(id:)` cancels a pending one. Ids are scoped as for
+  /// ``cancellable(id:cancelInFlight:)``.
   /// Debouncing `.none` gives `.none` (and leaves a pending effect alone).
   public func debounce(
     id: some Hashable & Sendable,

@@ -27,8 +27,8 @@ public struct Effect<Action: Sendable>: Sendable {
     /// Work of a child that lives only while `presence` holds: when state changes so that it no
     /// longer does (however it changed), everything running under `key` is cancelled.
     case watched(EffectKey, presence: StatePredicate, Effect)
-    /// An effect started at most once per window of time under `key` (``throttle(id:for:clock:latest:)``);
-    /// the store decides when, from the windows it keeps.
+    /// An effect started at most once per window of time under `key`
+    /// (``throttle(id:for:clock:latest:)``); the store decides when, from the windows it keeps.
     case throttled(EffectKey, Throttling, Effect)
   }
 

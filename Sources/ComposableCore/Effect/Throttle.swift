@@ -32,7 +32,8 @@ extension Effect {
     latest: Bool
   ) -> Self {
     if case .none = operation { return .none }
-    return Self(.throttled(EffectKey(id: id), Throttling(interval: interval, latest: latest, clock: clock), self))
+    let throttling = Throttling(interval: interval, latest: latest, clock: clock)
+    return Self(.throttled(EffectKey(id: id), throttling, self))
   }
 }
 
@@ -153,7 +154,9 @@ struct ThrottleWindows {
     Effect(.cancellable(Self.key(key, .running), cancelInFlight: true, effect))
   }
 
-  private static func cancellable<Action>(_ effect: Effect<Action>, key: EffectKey) -> Effect<Action> {
+  private static func cancellable<Action>(
+    _ effect: Effect<Action>, key: EffectKey
+  ) -> Effect<Action> {
     Effect(.cancellable(key, cancelInFlight: false, effect))
   }
 

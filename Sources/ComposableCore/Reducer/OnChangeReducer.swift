@@ -21,8 +21,10 @@ extension Reducer {
   /// calls of `toValue` and one `==` per action.
   public func onChange<Value: Equatable, Reaction: Reducer>(
     of toValue: @escaping (State) -> Value,
-    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Reaction
-  ) -> OnChangeReducer<Self, Value, Reaction> where Reaction.State == State, Reaction.Action == Action {
+    @ReducerBuilder<State, Action> _ reducer:
+      @escaping (_ oldValue: Value, _ newValue: Value) -> Reaction
+  ) -> OnChangeReducer<Self, Value, Reaction>
+  where Reaction.State == State, Reaction.Action == Action {
     OnChangeReducer(base: self, toValue: toValue, isDuplicate: ==, reaction: reducer)
   }
 
@@ -35,8 +37,10 @@ extension Reducer {
   public func onChange<Value, Reaction: Reducer>(
     of toValue: @escaping (State) -> Value,
     removeDuplicates isDuplicate: @escaping (Value, Value) -> Bool,
-    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: Value, _ newValue: Value) -> Reaction
-  ) -> OnChangeReducer<Self, Value, Reaction> where Reaction.State == State, Reaction.Action == Action {
+    @ReducerBuilder<State, Action> _ reducer:
+      @escaping (_ oldValue: Value, _ newValue: Value) -> Reaction
+  ) -> OnChangeReducer<Self, Value, Reaction>
+  where Reaction.State == State, Reaction.Action == Action {
     OnChangeReducer(base: self, toValue: toValue, isDuplicate: isDuplicate, reaction: reducer)
   }
 }
