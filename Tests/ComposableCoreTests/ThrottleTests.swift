@@ -65,17 +65,19 @@ struct ThrottleTests {
     await store.send(.scrolled(3))  // replaces 2
     #expect(store.isEffectInFlight(Scroller.CancelID.save))
     await clock.advance(by: .milliseconds(499))
-    await store.send(.cancelSaving)  // nothing arrived before t = 1 s …
-    await store.send(.scrolled(4))  // … and a new one inside the window is deferred again
+    await store.send(.scrolled(4))  // nothing arrived before t = 1 s; 4 replaces 3
     await clock.advance(by: .milliseconds(1))
     await store.receive(.saved(4)) { $0.saved = [1, 4] }  // t = 1 s opens the next window
     await clock.advance(by: .milliseconds(200))
-    await store.send(.scrolled(5))  // deferred to t = 2 s
-    await clock.advance(by: .milliseconds(800))
-    await store.receive(.saved(5)) { $0.saved = [1, 4, 5] }
+    await store.send(.scrolled(5))  // deferred to t = 2 s …
+    await store.send(.cancelSaving)  // … and cancelled
+    await clock.advance(by: .milliseconds(100))
+    await store.send(.scrolled(6))  // still inside the window that opened at 1 s: deferred
+    await clock.advance(by: .milliseconds(700))
+    await store.receive(.saved(6)) { $0.saved = [1, 4, 6] }
     await clock.advance(by: .milliseconds(1500))  // t = 3.5 s: the window closed at 3 s
-    await store.send(.scrolled(6))
-    await store.receive(.saved(6)) { $0.saved = [1, 4, 5, 6] }  // leading again
+    await store.send(.scrolled(7))
+    await store.receive(.saved(7)) { $0.saved = [1, 4, 6, 7] }  // leading again
   }
 
   @Test("latest: false — the first of the window is kept, later ones are dropped")
