@@ -1,6 +1,6 @@
 extension Store {
   /// Reads the current state once, without registering observation: for a one-off read (in an
-  /// action handler, a log line, a test) that must not make a view or an
+  /// action handler, a log line, a test) that must not make a view or a
   /// `withObservationTracking` scope depend on the whole state.
   ///
   /// ```swift
