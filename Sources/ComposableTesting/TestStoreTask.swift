@@ -35,7 +35,7 @@ public struct TestStoreTask: Sendable {
   ) async {
     let limit = timeout ?? self.timeout
     let task = rawValue
-    guard await waitBounded(timeout: limit, { await task.finish() }) else {
+    guard await waitForEffects(of: task, timeout: limit) else {
       report(
         """
         Expected the action's effects to finish within \(limit), but they are still running; \

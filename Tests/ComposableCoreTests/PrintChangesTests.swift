@@ -55,7 +55,7 @@ struct PrintChangesTests {
     }
     store.send(.increment)
     store.send(.noop)
-    await store.send(.incrementLater).finish(timeout: .seconds(5))
+    await store.send(.incrementLater).finish(timeout: .seconds(15))
     #expect(log.all == printed([
       """
       received action:

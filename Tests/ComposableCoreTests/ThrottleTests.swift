@@ -152,14 +152,14 @@ struct ThrottleTests {
     } withDependencies: {
       $0.clock = clock
     }
-    await store.send(.scrolled(1)).finish(timeout: .seconds(5))
+    await store.send(.scrolled(1)).finish(timeout: .seconds(15))
     store.send(.scrolled(2))
     let latest = store.send(.scrolled(3))
     #expect(store.saved == [1])
     // The deferred start is due at the window's close, fixed when it was deferred: advancing
     // before its task reached the clock still wakes it.
     await clock.advance(by: .seconds(1))
-    await latest.finish(timeout: .seconds(5))
+    await latest.finish(timeout: .seconds(15))
     #expect(store.saved == [1, 3])
   }
 }

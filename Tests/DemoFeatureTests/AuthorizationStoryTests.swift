@@ -42,7 +42,7 @@ struct AuthorizationStoryTests {
       return
     }
     await story.send(.leaveAuthoring)
-    await story.finish(publication, "the interrupted publication")
+    await story.finish(publication)  // the interrupted publication
     // The form heard how its operation ended, and kept its request for the retry.
     #expect(story.state.editing.content.form == .interrupted(request))
 
@@ -82,7 +82,7 @@ struct AuthorizationStoryTests {
     await arrival.wait()
     await story.send(.leaveAuthoring)
     answer.fire()
-    await story.finish(publication, "the publication past its commit point")
+    await story.finish(publication)  // the publication past its commit point
 
     let proposals = await system.allProposals()
     #expect(proposals.count == 1)

@@ -1,3 +1,4 @@
+import ComposableCore
 import Foundation
 
 /// A test failure raised when a bounded wait runs out.
@@ -12,19 +13,32 @@ public struct TimedOut: Error, CustomStringConvertible {
 }
 
 /// Runs `operation`, failing with ``TimedOut`` after `seconds`: every wait in the HTTP tests
-/// is bounded.
+/// is bounded. On a timeout the operation is left running (cancelled, never awaited again), so
+/// an operation that ignores cancellation cannot hang the test either.
 public func within<T: Sendable>(
   _ seconds: Double, _ what: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-  try await withThrowingTaskGroup(of: T.self) { group in
-    group.addTask { try await operation() }
-    group.addTask {
-      try await Task.sleep(for: .seconds(seconds))
-      throw TimedOut(what: what)
+  let outcome = LockIsolated<CheckedContinuation<T, any Error>?>(nil)
+  let settle: @Sendable (Result<T, any Error>) -> Void = { result in
+    outcome.withValue { pending in
+      defer { pending = nil }
+      return pending
+    }?.resume(with: result)
+  }
+  return try await withCheckedThrowingContinuation { continuation in
+    outcome.setValue(continuation)
+    let work = Task {
+      do {
+        settle(.success(try await operation()))
+      } catch {
+        settle(.failure(error))
+      }
     }
-    defer { group.cancelAll() }
-    guard let first = try await group.next() else { throw TimedOut(what: what) }
-    return first
+    Task {
+      try? await Task.sleep(for: .seconds(seconds))
+      work.cancel()
+      settle(.failure(TimedOut(what: what)))
+    }
   }
 }
 
@@ -40,7 +54,7 @@ public final class Signal: Sendable {
   public func fire() { continuation.yield() }
 
   /// Returns once fired (at once if it already was); fails after `seconds`.
-  public func wait(seconds: Double = 5, _ what: String) async throws {
+  public func wait(seconds: Double = 15, _ what: String) async throws {
     let stream = self.stream
     try await within(seconds, what) {
       for await _ in stream { return }

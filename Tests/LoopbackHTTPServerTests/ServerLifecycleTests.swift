@@ -103,9 +103,9 @@ struct ServerLifecycleTests {
     }
     try await streaming.wait("the stream to start")
     #expect(server.openConnectionCount == 1)
-    try await within(10, "stop") { await server.stop() }
+    try await within(15, "stop") { await server.stop() }
     try await streamEnded.wait("the stream to end")
-    let text = try await within(10, "the client to see the end") { try await reader.value }
+    let text = try await within(15, "the client to see the end") { try await reader.value }
     #expect(text.hasPrefix("HTTP/1.1 200 OK"))
     #expect(server.openConnectionCount == 0)
     #expect(throws: LoopbackSocketError.self) {

@@ -70,7 +70,7 @@ final class EventCollector: Sendable {
   func waitFor(_ count: Int) async throws {
     if received.count >= count { return }
     let arrivals = self.arrivals
-    try await within(10, "\(count) events") {
+    try await within(15, "\(count) events") {
       for await total in arrivals where total >= count { return }
       throw TimedOut(what: "\(count) events (the stream ended)")
     }
@@ -79,6 +79,6 @@ final class EventCollector: Sendable {
   /// How the stream ended: `nil` normally, else its error.
   func end() async throws -> (any Error)? {
     let task = self.task
-    return try await within(10, "the stream to end") { await task.value }
+    return try await within(15, "the stream to end") { await task.value }
   }
 }

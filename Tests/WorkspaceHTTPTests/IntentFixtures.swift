@@ -112,7 +112,7 @@ struct SendingIntent {
   /// How the sending ended.
   func answer(_ what: String) async throws -> HTTPResponse {
     let task = self.task
-    return try await within(10, what) { try await task.value }
+    return try await within(15, what) { try await task.value }
   }
 }
 

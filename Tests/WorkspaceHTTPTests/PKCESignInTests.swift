@@ -40,7 +40,7 @@ struct PKCESignInTests {
     let real = try await visit(url(base + "?code=good&state=the-real-state"))
     #expect(real.status == 200)
     #expect(real.body.contains("Signed in"))
-    let query = try await within(10, "the return") { try await waiting.value }
+    let query = try await within(15, "the return") { try await waiting.value }
     #expect(query["code"] == "good")
     await #expect(throws: (any Error).self) {
       _ = try await visit(url(base + "?state=the-real-state"))
@@ -55,7 +55,7 @@ struct PKCESignInTests {
     let (_, response) = try await URLSession(configuration: .ephemeral).data(for: huge)
     #expect((response as? HTTPURLResponse)?.statusCode == 431)
     _ = try await visit(url(listener.redirectURI.absoluteString + "?code=c&state=s"))
-    #expect(try await within(10, "the return") { try await waiting.value }["code"] == "c")
+    #expect(try await within(15, "the return") { try await waiting.value }["code"] == "c")
   }
 
   @Test func noReturnTimesOutOnTheClockAndCloses() async throws {
@@ -68,12 +68,12 @@ struct PKCESignInTests {
         try await listener.waitForReturn(timeout: .seconds(300))
       }
     }
-    try await within(10, "the wait to start") {
+    try await within(15, "the wait to start") {
       while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
     }
     await clock.advance(by: .seconds(300))
     await #expect(throws: PKCESignInError.timedOut(after: .seconds(300))) {
-      try await within(10, "the timeout") { try await waiting.value }
+      try await within(15, "the timeout") { try await waiting.value }
     }
     #expect(
       "\(PKCESignInError.timedOut(after: .seconds(300)))"
@@ -88,7 +88,7 @@ struct PKCESignInTests {
     let waiting = Task { try await listener.waitForReturn(timeout: .seconds(60)) }
     _ = try await visit(url(listener.redirectURI.absoluteString + "?error=access_denied&state=s"))
     await #expect(throws: PKCESignInError.denied(error: "access_denied")) {
-      try await within(10, "the return") { try await waiting.value }
+      try await within(15, "the return") { try await waiting.value }
     }
   }
 
@@ -97,7 +97,7 @@ struct PKCESignInTests {
     let waiting = Task { try await listener.waitForReturn(timeout: .seconds(60)) }
     waiting.cancel()
     await #expect(throws: CancellationError.self) {
-      try await within(10, "the cancellation") { try await waiting.value }
+      try await within(15, "the cancellation") { try await waiting.value }
     }
     await #expect(throws: (any Error).self) {
       _ = try await visit(url(listener.redirectURI.absoluteString + "?code=c&state=s"))

@@ -50,7 +50,7 @@ final class LineCollector: Sendable {
 
 /// An async sequence's next element within `seconds`.
 func next<S: AsyncSequence & Sendable>(
-  _ sequence: S, within seconds: Double = 5, _ what: String
+  _ sequence: S, within seconds: Double = 15, _ what: String
 ) async throws -> S.Element? where S.Element: Sendable {
   try await within(seconds, what) {
     var iterator = sequence.makeAsyncIterator()

@@ -22,7 +22,7 @@ struct TransportFailureTests {
     let server = try Self.server()
     let session = try await server.signedInSession(.init(timeout: .seconds(1)))
     await #expect {
-      try await within(10, "the timeout") { try await session.send(.get("/never")) }
+      try await within(15, "the timeout") { try await session.send(.get("/never")) }
     } throws: { error in
       guard let error = error as? HTTPSessionError, error.isTransient else { return false }
       return error == .timedOut(request: "GET /never", after: .seconds(1))
@@ -44,7 +44,7 @@ struct TransportFailureTests {
       let effective = Duration.milliseconds(300)
     #endif
     await #expect(throws: HTTPSessionError.timedOut(request: "GET /never", after: effective)) {
-      try await within(10, "the timeout") { try await session.send(request) }
+      try await within(15, "the timeout") { try await session.send(request) }
     }
     await server.stop()
   }

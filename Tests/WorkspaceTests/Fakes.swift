@@ -103,7 +103,7 @@ actor Signal {
     }
   }
 
-  func wait(within limit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation) async {
+  func wait(within limit: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) async {
     if consumed < fired {
       consumed += 1
       return

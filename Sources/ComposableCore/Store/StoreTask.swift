@@ -82,6 +82,12 @@ public struct StoreTask: Sendable {
     }
   }
 
+  /// The tasks of the action's effects started so far, from position `start` on (effects add
+  /// tasks while they run). For bounded waits in tests.
+  package func tasks(from start: Int) -> [Task<Void, Never>] {
+    box?.tasks(from: start) ?? []
+  }
+
   /// `true` when every effect of the action was cancelled, or the action started none.
   public var isCancelled: Bool {
     (box?.tasks(from: 0) ?? []).allSatisfy(\.isCancelled)

@@ -46,8 +46,11 @@ final class AppStory {
   var state: App.State { store.state }
 
   /// Sends `action` and waits, bounded, for all its work (and the work it sets off).
-  func send(_ action: App.Action, sourceLocation: SourceLocation = #_sourceLocation) async {
-    await finish(start(action), "the work of \(action)", sourceLocation: sourceLocation)
+  func send(
+    _ action: App.Action, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) async {
+    await finish(start(action), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Sends `action` without waiting for its work.
@@ -55,14 +58,13 @@ final class AppStory {
     withIssueReporters([issues]) { store.send(action) }
   }
 
-  /// Waits, bounded, for `task`; cancels it and fails the test when it does not end.
+  /// Waits, bounded, for `task`; cancels it and fails the test when its effects stop ending.
   func finish(
-    _ task: StoreTask, _ what: String = "a store task",
-    sourceLocation: SourceLocation = #_sourceLocation
+    _ task: StoreTask, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
   ) async {
-    if await !bounded(what, sourceLocation: sourceLocation, { await task.finish() }) {
-      task.cancel()
-    }
+    await task.finish(
+      timeout: .seconds(15), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
@@ -71,7 +73,7 @@ final class AppStory {
 @discardableResult
 func bounded(
   _ what: String,
-  within limit: Duration = .seconds(10),
+  within limit: Duration = .seconds(15),
   sourceLocation: SourceLocation = #_sourceLocation,
   _ operation: @escaping @Sendable () async -> Void
 ) async -> Bool {
