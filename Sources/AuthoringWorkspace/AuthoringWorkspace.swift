@@ -78,7 +78,9 @@ public struct AuthoringWorkspace<Content: WorkspaceContent>: Reducer {
 
   /// Wraps `content`.
   ///
-  /// - Parameter workspace: the Workspace reducer to run (to tune its publication retry).
+  /// - Parameters:
+  ///   - workspace: the Workspace reducer to run (to tune its publication retry).
+  ///   - content: the content feature, which sees the capability and the workspace.
   public init(
     workspace: Workspace<Source, ChangeSet> = Workspace(),
     @ReducerBuilder<Content.State, Content.Action> content: () -> Content

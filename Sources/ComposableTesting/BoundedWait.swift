@@ -50,7 +50,8 @@ extension StoreTask {
   /// issue reporters, else ``TestIssueReporter``) and cancels the effects when none of them
   /// ended for `timeout` (or they kept going for four times that).
   ///
-  /// For tests that drive a plain `Store`: unlike ``finish()``, it can never hang a test suite.
+  /// For tests that drive a plain `Store`: unlike ``/ComposableCore/StoreTask/finish()``, it can
+  /// never hang a test suite.
   ///
   /// ```swift
   /// await store.send(.refresh).finish(timeout: .seconds(5))

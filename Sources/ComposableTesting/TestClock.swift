@@ -73,8 +73,10 @@ public final class TestClock: Clock, Sendable {
 
   /// Creates a clock at `now`.
   ///
-  /// - Parameter timeout: how long a wait for effects to suspend (or for ``run(timeout:fileID:filePath:line:column:)``)
-  ///   may last before it fails the test.
+  /// - Parameters:
+  ///   - now: where time starts.
+  ///   - timeout: how long a wait for effects to suspend (or for
+  ///     ``run(timeout:fileID:filePath:line:column:)``) may last before it fails the test.
   public init(now: Instant = Instant(), timeout: Duration = .seconds(5)) {
     self.timeline = LockIsolated(Timeline(now: now))
     self.timeout = timeout

@@ -7,8 +7,14 @@ extension TestStore {
 
   /// Sends `action` and asserts the state change it causes.
   ///
-  /// - Parameter updateStateToExpectedResult: mutate the state before the action into the state
-  ///   you expect after it. Omit it when the action changes nothing.
+  /// - Parameters:
+  ///   - action: the action to send.
+  ///   - updateStateToExpectedResult: mutate the state before the action into the state you
+  ///     expect after it. Omit it when the action changes nothing.
+  ///   - fileID: where a failure of this send is reported; the caller's location by default.
+  ///   - filePath: as `fileID`.
+  ///   - line: as `fileID`.
+  ///   - column: as `fileID`.
   /// - Returns: the task of the action's effects; its ``TestStoreTask/finish(timeout:fileID:filePath:line:column:)``
   ///   is bounded by the store's ``timeout``.
   @discardableResult

@@ -79,8 +79,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// Creates a test store.
   ///
   /// - Parameters:
+  ///   - initialState: the state the feature starts from.
+  ///   - reducer: the feature under test.
   ///   - prepareDependencies: overrides for this test. Everything else answers its
   ///     `testValue`.
+  ///   - timeout: the store's ``timeout``.
+  ///   - fileID: where failures found when the store is released (unasserted items, effects
+  ///     still running) are reported; the caller's location by default.
+  ///   - filePath: as `fileID`.
+  ///   - line: as `fileID`.
+  ///   - column: as `fileID`.
   public init<R: Reducer>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,

@@ -92,7 +92,8 @@ public struct WorkspaceClient<Source: Sendable, ChangeSet: WorkspaceChangeSet>: 
     self.publishProposal = publishProposal
   }
 
-  /// Every endpoint reports an issue naming itself and throws ``UnimplementedEndpoint``.
+  /// Every endpoint reports an issue naming itself and throws
+  /// ``/ComposableCore/UnimplementedEndpoint``.
   public static var unimplemented: Self {
     Self(
       prepareSource: ComposableCore.unimplemented("WorkspaceClient.prepareSource"),

@@ -83,7 +83,9 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// Makes the effect cancellable by `id`, relative to the reducer's scope.
   ///
-  /// - Parameter cancelInFlight: cancel work already running under `id` before starting this.
+  /// - Parameters:
+  ///   - id: the cancellation id, scoped to this reducer (see ``Scope`` for how scopes share it).
+  ///   - cancelInFlight: cancel work already running under `id` before starting this.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     if case .none = operation { return cancelInFlight ? .cancel(id: id) : self }
     return Self(.cancellable(EffectKey(id: id), cancelInFlight: cancelInFlight, self))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How ``Reducer/_printChanges(_:)`` reports each action and the change it caused.
+/// How `Reducer._printChanges(_:)` reports each action and the change it caused.
 ///
 /// ```swift
 /// Feature()._printChanges()                                   // action and state diff, stderr

@@ -59,7 +59,7 @@ extension Reducer {
   }
 }
 
-/// The reducer ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)`` builds.
+/// The reducer the `ifLet(_:action:then:)` modifiers of ``Reducer`` build.
 public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child

@@ -33,7 +33,7 @@ extension Reducer {
   }
 }
 
-/// The reducer ``Reducer/_printChanges(_:)`` builds.
+/// The reducer `_printChanges(_:)` builds (a debugging modifier of every ``Reducer``).
 public struct PrintChangesReducer<Base: Reducer>: Reducer {
   let base: Base
   let printer: ChangePrinter<Base.State, Base.Action>?

@@ -66,8 +66,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// }
   /// ```
   ///
-  /// - Parameter prepareDependencies: further changes to those dependencies, for everything
-  ///   this store reduces and runs.
+  /// - Parameters:
+  ///   - initialState: the state the feature starts from.
+  ///   - reducer: the feature.
+  ///   - prepareDependencies: further changes to those dependencies, for everything this store
+  ///     reduces and runs.
   @inlinable
   public convenience init<R: Reducer>(
     initialState: State,
