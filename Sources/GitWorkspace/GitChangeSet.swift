@@ -4,7 +4,8 @@ import ComposableWorkspace
 /// baseline commit it was compared with, and the file changes between them.
 ///
 /// Capturing writes the tree into the reference repository's object store (not into any
-/// ref, index or HEAD of the user), so ``publishProposal`` commits exactly what was captured,
+/// ref, index or HEAD of the user), so
+/// ``/ComposableWorkspace/WorkspaceClient/publishProposal`` commits exactly what was captured,
 /// even if the user keeps typing in between.
 public struct GitChangeSet: WorkspaceChangeSet, Hashable, Codable, CustomStringConvertible {
   /// The full hash of the baseline commit the worktree was compared with.

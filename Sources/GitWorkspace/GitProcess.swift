@@ -63,6 +63,7 @@ public struct GitProcess: Sendable {
   /// Runs `git <arguments>` and answers its result.
   ///
   /// - Parameters:
+  ///   - arguments: the subcommand and its arguments (the `-c` settings and `-C` go before).
   ///   - directory: passed as `git -C <directory>`; `nil` runs in the current directory.
   ///   - environment: extra variables for this command only (for example `GIT_INDEX_FILE`).
   ///   - input: written to git's standard input.

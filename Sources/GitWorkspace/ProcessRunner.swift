@@ -29,6 +29,8 @@ public struct ProcessRunner: Sendable {
   /// Runs `executable` with `arguments` and answers how it ended.
   ///
   /// - Parameters:
+  ///   - executable: the program to run (a path, not looked up in `PATH`).
+  ///   - arguments: its arguments, without the program name.
   ///   - environment: the complete environment of the child; `nil` inherits this process's.
   ///   - currentDirectory: the child's working directory (entered by `/bin/sh` just before it
   ///     `exec`s the executable; this process's own working directory never changes); `nil`
