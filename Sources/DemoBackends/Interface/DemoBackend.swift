@@ -1,10 +1,12 @@
+import ComposableAuthoring
 import ComposableWorkspace
 import WorkspaceDemoFeature
 
 /// Where the demo's catalogue, proposals and workspace live: the in-memory system
-/// (``MemoryBackend``) or a live one (a Git remote, say), each in its own module under
-/// `Sources/DemoBackends/<Backend>`. Accounts, sessions and admission always stay on the
-/// in-memory `DemoSystem`.
+/// (``MemoryBackend``) or a live one (a Git remote, a demo server over HTTP), each in its own
+/// module under `Sources/DemoBackends/<Backend>`. Accounts, sessions and admission stay on the
+/// in-memory `DemoSystem` unless the backend brings its own clients for them
+/// (``DemoBackendClients/auth``, ``DemoBackendClients/authoring``).
 ///
 /// A host (demo-cli) picks one and builds the application's store over its clients:
 ///
@@ -28,6 +30,15 @@ public protocol DemoBackend: Sendable {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients
+
+  /// Whether a session saved in a state file is still a session in the next run. `false` for
+  /// a backend whose sessions live in a server's cookies, which are never written to disk: a
+  /// reopened state file then starts signed out. Default `true`.
+  var keepsSessionsAcrossRuns: Bool { get }
+}
+
+extension DemoBackend {
+  public var keepsSessionsAcrossRuns: Bool { true }
 }
 
 /// What a backend gives the application and its host.
@@ -40,14 +51,25 @@ public struct DemoBackendClients: Sendable {
   public var localData: LocalWorkspaceDataClient
   /// The host's own reads of the catalogue (markers, summaries, the reviewer's view).
   public var reader: any CatalogueReader
+  /// Application authentication on this backend; `nil`: the in-memory system's.
+  public var auth: AuthClient?
+  /// Admission on this backend; `nil`: the in-memory system's.
+  public var authoring: AuthoringClient?
+  /// What the backend announces on its own between commands (a live channel, the server
+  /// ending the session); `nil` when it announces nothing.
+  public var live: (any LiveChannel)?
 
   public init(
     workspace: DemoWorkspaceClient, catalogue: CatalogueClient,
-    localData: LocalWorkspaceDataClient, reader: any CatalogueReader
+    localData: LocalWorkspaceDataClient, reader: any CatalogueReader,
+    auth: AuthClient? = nil, authoring: AuthoringClient? = nil, live: (any LiveChannel)? = nil
   ) {
     self.workspace = workspace
     self.catalogue = catalogue
     self.localData = localData
     self.reader = reader
+    self.auth = auth
+    self.authoring = authoring
+    self.live = live
   }
 }

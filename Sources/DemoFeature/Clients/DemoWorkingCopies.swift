@@ -2,7 +2,8 @@ import ComposableCore
 import ComposableWorkspace
 
 /// The in-memory client's local working copies, one per workspace id: what a real client
-/// keeps on disk. The workspace client and the application's local-data client share it.
+/// keeps on disk. The workspace client and the application's local-data client share it (as
+/// do the clients of a backend that keeps its copies in memory too, like the HTTP one).
 ///
 /// ```swift
 /// let copies = DemoWorkingCopies(restored)        // sessions read back from a state file
@@ -25,7 +26,7 @@ public final class DemoWorkingCopies: Sendable {
   }
 
   /// Adds `session` unless its workspace has a copy already; answers the copy now kept.
-  func insertIfAbsent(_ session: WorkspaceSession<EventWorkingCopy>) -> WorkspaceSession<EventWorkingCopy> {
+  public func insertIfAbsent(_ session: WorkspaceSession<EventWorkingCopy>) -> WorkspaceSession<EventWorkingCopy> {
     copies.withValue { copies in
       if let existing = copies[session.source.workspace] { return existing }
       copies[session.source.workspace] = session
@@ -35,7 +36,7 @@ public final class DemoWorkingCopies: Sendable {
 
   /// Replaces the copy of `session`'s workspace, if it still exists (a removed copy stays
   /// removed).
-  func update(_ session: WorkspaceSession<EventWorkingCopy>) {
+  public func update(_ session: WorkspaceSession<EventWorkingCopy>) {
     copies.withValue { copies in
       guard copies[session.source.workspace] != nil else { return }
       copies[session.source.workspace] = session

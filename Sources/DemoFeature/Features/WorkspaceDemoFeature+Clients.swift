@@ -22,10 +22,28 @@ extension WorkspaceDemoFeature {
     catalogue: CatalogueClient,
     localData: LocalWorkspaceDataClient
   ) -> some Reducer<State, Action> {
+    live(
+      credentials: credentials,
+      auth: AuthClient.demo(system: system, credentials: credentials),
+      authoring: AuthoringClient.demo(system: system, credentials: credentials),
+      workspace: workspace, catalogue: catalogue, localData: localData)
+  }
+
+  /// The live feature graph with every client given: for a backend that also signs people in
+  /// and admits them (an HTTP server, say). Every client that needs the capability reads
+  /// `credentials.capability`, the provider installed here for Authoring to publish into.
+  public static func live(
+    credentials: DemoCredentials,
+    auth: AuthClient,
+    authoring: AuthoringClient,
+    workspace: DemoWorkspaceClient,
+    catalogue: CatalogueClient,
+    localData: LocalWorkspaceDataClient
+  ) -> some Reducer<State, Action> {
     WorkspaceDemoFeature()
       .dependency(credentials.capability)
-      .dependency(AuthClient.demo(system: system, credentials: credentials))
-      .dependency(AuthoringClient.demo(system: system, credentials: credentials))
+      .dependency(auth)
+      .dependency(authoring)
       .dependency(workspace)
       .dependency(catalogue)
       .dependency(localData)
@@ -48,5 +66,24 @@ public func makeWorkspaceDemoStore(
     WorkspaceDemoFeature.live(
       system: system, credentials: credentials, workspace: workspace, catalogue: catalogue,
       localData: localData)
+  }
+}
+
+/// Builds the demo application's store with every client given (see
+/// ``WorkspaceDemoFeature/live(credentials:auth:authoring:workspace:catalogue:localData:)``).
+@MainActor
+public func makeWorkspaceDemoStore(
+  credentials: DemoCredentials,
+  auth: AuthClient,
+  authoring: AuthoringClient,
+  workspace: DemoWorkspaceClient,
+  catalogue: CatalogueClient,
+  localData: LocalWorkspaceDataClient,
+  initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
+) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
+  Store(initialState: initialState) {
+    WorkspaceDemoFeature.live(
+      credentials: credentials, auth: auth, authoring: authoring, workspace: workspace,
+      catalogue: catalogue, localData: localData)
   }
 }

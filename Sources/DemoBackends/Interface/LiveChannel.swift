@@ -1,0 +1,73 @@
+import ComposableWorkspace
+
+/// What a backend tells its host on its own, between the host's commands: what its server
+/// announced on a live channel, and that the server ended the session.
+///
+/// The host drains it after every command (and may wait for one announcement):
+///
+/// ```swift
+/// for announcement in live.drain() { show(announcement) }
+/// let merged = await live.wait(timeout: .seconds(10)) {
+///   if case .notice(let notice) = $0 { notice.kind == .merged && notice.proposal == "P1" } else { false }
+/// }
+/// await live.close()   // at the end of the run: the channel's connection is closed
+/// ```
+public protocol LiveChannel: Sendable {
+  /// The announcements made since the previous call, oldest first (each is drained once).
+  func drain() -> [BackendAnnouncement]
+  /// The first announcement, drained or not, that `match` accepts — at once if one was made
+  /// already, else as soon as it is — or `nil` after `timeout`.
+  func wait(
+    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
+  ) async -> BackendAnnouncement?
+  /// Stops following the server (its connection is closed); idempotent.
+  func close() async
+}
+
+/// One thing a backend announced.
+public enum BackendAnnouncement: Sendable, Equatable {
+  /// The server announced a change on its live channel.
+  case notice(LiveNotice)
+  /// The server ended the session (a session call answered 401): the application must treat
+  /// the person as signed out. Announced once per session.
+  case sessionEnded(reason: String)
+}
+
+/// A change the server announced: a proposal was created, or one was merged.
+public struct LiveNotice: Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: Sendable, Equatable {
+    case proposed
+    case merged
+  }
+
+  /// The channel's id of the announcement (what a reconnection resumes after).
+  public var id: String
+  public var kind: Kind
+  /// The proposal's record id.
+  public var proposal: String
+  public var title: String
+  public var author: String
+  /// For `proposed` the revision it targets; for `merged` the branch's new head.
+  public var reference: WorkspaceBranchReference
+
+  public init(
+    id: String, kind: Kind, proposal: String, title: String, author: String,
+    reference: WorkspaceBranchReference
+  ) {
+    self.id = id
+    self.kind = kind
+    self.proposal = proposal
+    self.title = title
+    self.author = author
+    self.reference = reference
+  }
+
+  /// `P1 merged into published@r2 — refresh available`, `P2 “Rename” proposed by ada against
+  /// published@r1`.
+  public var description: String {
+    switch kind {
+    case .merged: "\(proposal) merged into \(reference) — refresh available"
+    case .proposed: "\(proposal) “\(title)” proposed by \(author) against \(reference)"
+    }
+  }
+}
