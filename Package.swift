@@ -80,6 +80,21 @@ let package = Package(
       ],
       path: "Sources/DemoBackends/Git"
     ),
+    // The demo's HTTP protocol (paths, wire models, problems), shared by its server and backend.
+    .target(
+      name: "DemoHTTPProtocol",
+      dependencies: ["WorkspaceDemoFeature"],
+      path: "Sources/DemoBackends/HTTPProtocol"
+    ),
+    // The demo's reference server: the in-memory system behind the HTTP protocol.
+    .target(
+      name: "DemoServer",
+      dependencies: [
+        "ComposableCore", "WorkspaceDemoFeature", "DemoHTTPProtocol", "LoopbackHTTPServer",
+        "WorkspaceHTTP",
+      ],
+      path: "Sources/DemoServer"
+    ),
     .executableTarget(
       name: "demo-cli",
       dependencies: ["WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace"],
@@ -139,6 +154,13 @@ let package = Package(
     .testTarget(
       name: "DemoGitBackendTests",
       dependencies: ["DemoGitBackend", "WorkspaceDemoFeature"]
+    ),
+    .testTarget(
+      name: "DemoServerTests",
+      dependencies: [
+        "DemoServer", "DemoHTTPProtocol", "WorkspaceDemoFeature", "WorkspaceHTTP",
+        "LoopbackHTTPServer", "HTTPTestSupport", "ComposableCore",
+      ]
     ),
     .testTarget(
       name: "DemoCLITests",

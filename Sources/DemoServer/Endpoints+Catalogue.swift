@@ -1,0 +1,67 @@
+import DemoHTTPProtocol
+import LoopbackHTTPServer
+import WorkspaceDemoFeature
+
+/// The published catalogue and the proposal listings (reads).
+extension Endpoints {
+  /// `GET /v1/branches`.
+  func branches(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) {
+      var branches: [DemoAPI.Branch] = []
+      for name in await system.branches() {
+        guard let head = try? await system.head(of: name) else { continue }
+        branches.append(DemoAPI.Branch(name: name, head: head.id))
+      }
+      return .encoded(branches)
+    }
+  }
+
+  /// `GET /v1/branches/{branch}`: the head revision with its events.
+  func head(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) {
+      let branch = request.pathParameters["branch"] ?? ""
+      do throws(DemoError) {
+        let head = try await system.head(of: branch)
+        return .encoded(DemoAPI.Revision(branch: branch, id: head.id, events: head.events))
+      } catch {
+        return Self.refusal(error)
+      }
+    }
+  }
+
+  /// `GET /v1/branches/{branch}/revisions/{revision}`.
+  func revision(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) {
+      let branch = request.pathParameters["branch"] ?? ""
+      do throws(DemoError) {
+        let revision = try await system.revision(
+          request.pathParameters["revision"] ?? "", of: branch)
+        return .encoded(DemoAPI.Revision(branch: branch, id: revision.id, events: revision.events))
+      } catch {
+        return Self.refusal(error)
+      }
+    }
+  }
+
+  /// `GET /v1/proposals`: the listing, which shows a new record only after the system's
+  /// projection lag.
+  func listing(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) { .encoded(await system.listProposals()) }
+  }
+
+  /// `GET /v1/review/proposals`: every record, at once.
+  func records(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) { .encoded(await system.allProposals()) }
+  }
+
+  /// `GET /v1/review/proposals/{id}`.
+  func record(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    await read(request) {
+      let id = request.pathParameters["id"] ?? ""
+      guard let proposal = await system.allProposals().first(where: { $0.id == id }) else {
+        return Self.refusal(.noSuchProposal(id))
+      }
+      return .encoded(proposal)
+    }
+  }
+}
