@@ -86,6 +86,14 @@ let package = Package(
       dependencies: ["WorkspaceDemoFeature"],
       path: "Sources/DemoBackends/HTTPProtocol"
     ),
+    .target(
+      name: "DemoHTTPBackend",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
+        "DemoBackendInterface", "DemoHTTPProtocol", "WorkspaceHTTP",
+      ],
+      path: "Sources/DemoBackends/HTTP"
+    ),
     // The demo's reference server: the in-memory system behind the HTTP protocol.
     .target(
       name: "DemoServer",
@@ -160,6 +168,14 @@ let package = Package(
       dependencies: [
         "DemoServer", "DemoHTTPProtocol", "WorkspaceDemoFeature", "WorkspaceHTTP",
         "LoopbackHTTPServer", "HTTPTestSupport", "ComposableCore",
+      ]
+    ),
+    .testTarget(
+      name: "DemoHTTPBackendTests",
+      dependencies: [
+        "DemoHTTPBackend", "DemoServer", "DemoHTTPProtocol", "DemoBackendInterface",
+        "WorkspaceDemoFeature", "WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting",
+        "ComposableWorkspaceTesting", "HTTPTestSupport",
       ]
     ),
     .testTarget(

@@ -1,0 +1,68 @@
+import ComposableCore
+import DemoBackendInterface
+import Foundation
+
+/// The announcements a backend made, kept in order: drained once each by the host, and
+/// awaitable (boundedly) one by one.
+final class AnnouncementInbox: Sendable {
+  private struct Waiter {
+    let match: @Sendable (BackendAnnouncement) -> Bool
+    let continuation: CheckedContinuation<BackendAnnouncement?, Never>
+  }
+
+  private struct State {
+    var all: [BackendAnnouncement] = []
+    var drained = 0
+    var waiters: [UUID: Waiter] = [:]
+  }
+
+  private let state = LockIsolated(State())
+
+  func append(_ announcement: BackendAnnouncement) {
+    let woken = state.withValue { state -> [Waiter] in
+      state.all.append(announcement)
+      let matching = state.waiters.filter { $0.value.match(announcement) }
+      for id in matching.keys { state.waiters[id] = nil }
+      return Array(matching.values)
+    }
+    for waiter in woken { waiter.continuation.resume(returning: announcement) }
+  }
+
+  func drain() -> [BackendAnnouncement] {
+    state.withValue { state in
+      defer { state.drained = state.all.count }
+      return Array(state.all[state.drained...])
+    }
+  }
+
+  func wait(
+    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
+  ) async -> BackendAnnouncement? {
+    let id = UUID()
+    return await withTaskGroup(of: BackendAnnouncement?.self) { group in
+      group.addTask {
+        await withTaskCancellationHandler {
+          await withCheckedContinuation { continuation in
+            let found = self.state.withValue { state -> BackendAnnouncement?? in
+              if let found = state.all.first(where: match) { return .some(found) }
+              if Task.isCancelled { return .some(nil) }
+              state.waiters[id] = Waiter(match: match, continuation: continuation)
+              return nil
+            }
+            if let found { continuation.resume(returning: found) }
+          }
+        } onCancel: {
+          let waiter = self.state.withValue { $0.waiters.removeValue(forKey: id) }
+          waiter?.continuation.resume(returning: nil)
+        }
+      }
+      group.addTask {
+        try? await Task.sleep(for: timeout)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import ComposableWorkspace
+import DemoBackendInterface
+import DemoHTTPProtocol
+import Foundation
+import WorkspaceDemoFeature
+import WorkspaceHTTP
+
+/// The demo on a demo server over HTTP (`demo-cli serve`, module `DemoServer`): sign-in at
+/// its PKCE door, admission, the catalogue, proposals and the reviewer's merge all on the
+/// server, through one ``HTTPSession`` (its own in-memory cookie jar, the csrf cookie echoed
+/// as `X-CSRF-Token` on every mutation, a 401 ending the session once). The working copy is
+/// local, kept in memory like the in-memory client's; the live channel follows the server's
+/// announcements.
+///
+/// ```swift
+/// let backend = HTTPBackend(server: URL(string: "http://127.0.0.1:8080")!)
+/// let clients = backend.clients(system: DemoSystem(), credentials: credentials, workingCopies: [])
+/// // clients.auth, clients.authoring, clients.workspace, clients.catalogue, clients.live
+/// ```
+///
+/// Sessions are cookies, never written anywhere: a state file reopened with this backend
+/// starts signed out (``keepsSessionsAcrossRuns`` is `false`). The `system` a host passes is
+/// not used.
+public struct HTTPBackend: DemoBackend {
+  /// The server's base URL.
+  public let server: URL
+  public let configuration: HTTPBackendConfiguration
+
+  public init(server: URL, configuration: HTTPBackendConfiguration = HTTPBackendConfiguration()) {
+    self.server = server
+    self.configuration = configuration
+  }
+
+  public var remote: String? { server.absoluteString }
+
+  public var keepsSessionsAcrossRuns: Bool { false }
+
+  public func clients(
+    system: DemoSystem,
+    credentials: DemoCredentials,
+    workingCopies: [WorkspaceSession<EventWorkingCopy>]
+  ) -> DemoBackendClients {
+    let session = HTTPSession(
+      baseURL: server,
+      configuration: HTTPSessionConfiguration(
+        csrf: .echoCookie(DemoAPI.csrfCookie, asHeader: DemoAPI.csrfHeader),
+        timeout: configuration.timeout, headers: ["Accept": "application/json"],
+        logger: configuration.logger))
+    let connection = DemoServerConnection(session: session, configuration: configuration)
+    let copies = DemoWorkingCopies(workingCopies)
+    let live = LiveFollower(session: session, configuration: configuration)
+    let catalogue = HTTPCatalogue(server: connection)
+    return DemoBackendClients(
+      workspace: .http(server: connection, capability: credentials.capability, workingCopies: copies),
+      catalogue: catalogue.client,
+      localData: .demo(workingCopies: copies),
+      reader: catalogue,
+      auth: .http(
+        session: session, configuration: configuration, credentials: credentials, live: live),
+      authoring: .http(server: connection, credentials: credentials),
+      live: live)
+  }
+}

@@ -1,0 +1,53 @@
+import ComposableWorkspace
+import ComposableWorkspaceTesting
+import Foundation
+import Testing
+import WorkspaceDemoFeature
+
+/// The HTTP-backed workspace client keeps the integration contract, against the real
+/// reference server over loopback sockets (a fresh server per rule).
+@Suite("HTTP backend: conformance")
+struct ConformanceTests {
+  @Test("The HTTP workspace client keeps every rule of the integration contract")
+  func keepsEveryRule() async {
+    let harnesses = Harnesses()
+    await assertWorkspaceContract { try await contractSubject(harnesses.make()) }
+    await harnesses.closeAll()
+  }
+
+  @Test("A client that forgets its idempotency keys fails the kit over HTTP too")
+  func forgetfulClientFails() async {
+    let harnesses = Harnesses()
+    let violations = await checkWorkspaceContract(rules: [.retrySafePublication]) {
+      var subject = try await contractSubject(harnesses.make())
+      let publish = subject.client.publishProposal
+      subject.client.publishProposal = { source, baseline, changes, request in
+        var fresh = request
+        fresh.idempotencyKey = UUID()
+        return try await publish(source, baseline, changes, fresh)
+      }
+      return subject
+    }
+    await harnesses.closeAll()
+    #expect(Set(violations.map(\.rule)) == [.retrySafePublication])
+  }
+
+  @Test("The server stopping to honour the grant is .invalidated at every operation")
+  func revokedOnTheServer() async throws {
+    let harness = try Harness()
+    try await harness.author()
+    let client = harness.clients.workspace
+    let session = try await client.prepareSource("events")
+    await harness.system.revokeAllGrants()
+    await #expect(throws: WorkspaceAuthorizationError.invalidated) {
+      try await client.captureChanges(session.source, session.baseline)
+    }
+    await #expect(throws: WorkspaceAuthorizationError.invalidated) {
+      try await client.publishProposal(
+        session.source, session.baseline, EventChangeSet(added: [Event(id: "x", title: "X", date: "2027-01-01", venue: "Y")]),
+        ProposalRequest(title: "X", summary: "", idempotencyKey: UUID()))
+    }
+    #expect(await harness.system.allProposals().isEmpty)
+    await harness.close()
+  }
+}
