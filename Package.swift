@@ -105,7 +105,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "demo-cli",
-      dependencies: ["WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace"],
+      dependencies: [
+        "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace",
+        "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP",
+      ],
       path: "Sources/demo-cli"
     ),
     .testTarget(
@@ -182,7 +185,8 @@ let package = Package(
       name: "DemoCLITests",
       dependencies: [
         "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
-        "GitWorkspace", "ComposableTesting", "ProcessTestSupport",
+        "GitWorkspace", "ComposableTesting", "ProcessTestSupport", "DemoHTTPBackend", "DemoServer",
+        "DemoHTTPProtocol", "LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport",
       ]
     ),
   ]

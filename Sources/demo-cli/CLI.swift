@@ -31,6 +31,9 @@ enum CLI {
       sink.write(ToolHelp.text)
       return sink.isBroken ? 1 : 0
     }
+    if case .serve(let port) = invocation.mode {
+      return await Serve.run(port: port, sink: sink, style: style)
+    }
 
     // The state file is claimed for the whole session before it is read.
     let storage = invocation.statePath.map(StateFileStorage.init(path:))
@@ -58,9 +61,21 @@ enum CLI {
       sink.errorLine("demo-cli: \(Describe.oneLine(failure.reason))")
       return 1
     }
-    defer { opened.removeTemporaryFolder() }
     let host = saved.map { DemoHost(restoring: $0, backend: opened.backend) }
       ?? DemoHost(backend: opened.backend)
+    let status = await run(
+      invocation, host: host, saved: saved, storage: storage, terminal: terminal, style: style,
+      sink: sink, readLine: readLine)
+    await host.close()
+    await opened.close()
+    return status
+  }
+
+  /// Runs the walk or the repl on an opened backend; returns the exit status.
+  private static func run(
+    _ invocation: Invocation, host: DemoHost, saved: StateFile?, storage: StateFileStorage?,
+    terminal: Terminal, style: Style, sink: any OutputSink, readLine: () -> String?
+  ) async -> Int32 {
     if let refusal = await restoredBaselineRefusal(host, statePath: invocation.statePath) {
       sink.errorLine("demo-cli: \(refusal)")
       return 1
@@ -72,7 +87,7 @@ enum CLI {
     let executor = CommandExecutor(host: host)
 
     switch invocation.mode {
-    case .walk, .help:
+    case .walk, .help, .serve:
       let narrator = Narrator(sink: sink, style: style)
       var succeeded = await Walk(executor: executor, narrator: narrator)
         .run(restoredFrom: saved == nil ? nil : invocation.statePath)
@@ -86,7 +101,7 @@ enum CLI {
           succeeded = false
         }
       }
-      if let remote = host.remote {
+      if let remote = host.remote, !host.isServer {
         sink.line("")
         sink.line("the remote stays: git --git-dir \(remote) for-each-ref")
       }
@@ -94,9 +109,9 @@ enum CLI {
 
     case .repl:
       await host.start()
+      executor.reportsLiveNotices = true
       if terminal.inputIsTerminal {
-        let place = host.remote.map { "the Git remote \($0)" } ?? "an in-memory system"
-        sink.line(style.bold("demo-cli repl") + " — the demo on \(place); 'help' lists the commands")
+        sink.line(style.bold("demo-cli repl") + " — the demo on \(host.place); 'help' lists the commands")
       }
       if saved != nil, let path = invocation.statePath {
         let printer = OutcomePrinter(style: style)
@@ -127,7 +142,7 @@ enum CLI {
     guard let baseline = host.session?.baseline, await host.events(at: baseline) == nil else {
       return nil
     }
-    let place = host.remote.map { "on the Git remote \($0)" } ?? "in the saved system"
+    let place = host.remote == nil ? "in the saved system" : "on \(host.place)"
     return "cannot use the state file \(statePath ?? ""): its workspace's baseline "
       + "\(Describe.reference(baseline)) does not exist \(place); it was left as it is"
   }

@@ -9,6 +9,9 @@ import WorkspaceDemoFeature
 @MainActor
 final class CommandExecutor {
   let host: DemoHost
+  /// Whether what the backend's live channel announced is shown after each command (the repl
+  /// shows it; the walk waits for the one notice it narrates).
+  var reportsLiveNotices = false
 
   init(host: DemoHost) {
     self.host = host
@@ -19,9 +22,12 @@ final class CommandExecutor {
   /// Runs `command`. Issues the feature reports while it runs become a failure line.
   func execute(_ command: Command) async -> CommandOutcome {
     let collector = IssueCollector()
+    // A session the server ended since the last command is the app's state before this one.
+    let before = await announcements()
     var outcome = await withIssueReporters([collector]) {
       await self.run(command)
     }
+    outcome.lines = before.lines + outcome.lines + (await announcements()).lines
     let issues = collector.drain()
     // A reported problem means the command did not do what its result lines may claim.
     if !issues.isEmpty { outcome.lines.removeAll { $0.tone == .success } }

@@ -3,12 +3,13 @@ import ComposableAuthoringWorkspace
 import ComposableCore
 import ComposableWorkspace
 import DemoBackendInterface
+import DemoHTTPBackend
 import WorkspaceDemoFeature
 
 /// The running demo application: the in-memory system, the device's credentials and the
 /// store `makeWorkspaceDemoStore` builds over them and a backend's clients (the in-memory
-/// system's own, or a Git remote's catalogue and workspace). Both the walk and the repl
-/// drive it.
+/// system's own, a Git remote's catalogue and workspace, or a demo server's everything —
+/// sign-in and admission included). Both the walk and the repl drive it.
 @MainActor
 final class DemoHost {
   typealias State = WorkspaceDemoFeature.State
@@ -24,6 +25,9 @@ final class DemoHost {
   /// The publication attempt whose outcome is not known yet (every backend's workspace client
   /// is journaled).
   let journal: PublicationJournal
+  /// What the backend announces between commands (a demo server's live channel); `nil` for a
+  /// backend that announces nothing.
+  let live: (any LiveChannel)?
 
   /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
   /// and the workspace on `backend`; accounts, sessions and admission stay on `system`.
@@ -45,8 +49,12 @@ final class DemoHost {
       system: system, credentials: credentials,
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
+    self.live = clients.live
     self.store = makeWorkspaceDemoStore(
-      system: system, credentials: credentials, workspace: clients.workspace.journaling(journal),
+      credentials: credentials,
+      auth: clients.auth ?? .demo(system: system, credentials: credentials),
+      authoring: clients.authoring ?? .demo(system: system, credentials: credentials),
+      workspace: clients.workspace.journaling(journal),
       catalogue: clients.catalogue, localData: clients.localData, initialState: initialState)
   }
 
@@ -54,8 +62,10 @@ final class DemoHost {
   /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
   /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant. An
   /// interrupted publication comes back as the proposal form's interrupted attempt, so `retry`
-  /// sends the same request (see ``CommandExecutor/reconcileInterruptedPublication()``).
+  /// sends the same request (see ``CommandExecutor/reconcileInterruptedPublication()``). On a
+  /// backend whose sessions do not survive a run (a server's cookies), it starts signed out.
   convenience init(restoring file: StateFile, backend: any DemoBackend = MemoryBackend()) {
+    let session = backend.keepsSessionsAcrossRuns ? file.session : nil
     var content = EventViewer.Local()
     content.proposals = file.proposals
     if let pending = file.pendingPublication, pending.workspace == file.workspace.id {
@@ -64,9 +74,9 @@ final class DemoHost {
     self.init(
       system: DemoSystem(snapshot: file.system),
       credentials: DemoCredentials(
-        DemoCredentials.Values(session: file.session, persistedGrant: file.persistedGrant)),
+        DemoCredentials.Values(session: session, persistedGrant: file.persistedGrant)),
       initialState: State(
-        session: file.session,
+        session: session,
         editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
       ),
       backend: backend,
@@ -74,8 +84,23 @@ final class DemoHost {
     )
   }
 
-  /// The Git remote the catalogue lives on, if it is not the in-memory system.
+  /// The Git remote or the demo server the catalogue lives on, if it is not the in-memory
+  /// system.
   var remote: String? { backend.remote }
+
+  /// Whether the backend is a demo server over HTTP.
+  var isServer: Bool { backend is HTTPBackend }
+
+  /// Where the demo runs: `an in-memory system`, `the Git remote PATH`, `the demo server URL`.
+  var place: String {
+    guard let remote else { return "an in-memory system" }
+    return isServer ? "the demo server \(remote)" : "the Git remote \(remote)"
+  }
+
+  /// Stops what the backend runs on its own (its live channel's connection).
+  func close() async {
+    await live?.close()
+  }
 
   /// The application's state now.
   var state: State { store.state }
@@ -107,7 +132,8 @@ final class DemoHost {
       workspace: state.editing.workspace,
       proposals: state.editing.content.proposals,
       remote: remote,
-      pendingPublication: journal.pending
+      pendingPublication: journal.pending,
+      backend: isServer ? StateFile.httpBackend : nil
     )
   }
 

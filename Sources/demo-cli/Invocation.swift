@@ -1,10 +1,12 @@
 import DemoGitBackend
+import Foundation
 
 /// What the tool was asked to do, parsed from its arguments.
 ///
 /// ```
-/// demo-cli [--backend memory | --backend git --remote PATH|new] [--state FILE] [--no-color] [walk]
-/// demo-cli [--backend memory | --backend git --remote PATH|new] [--state FILE] [--no-color] repl
+/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new] [--state FILE] [--no-color] [walk]
+/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new] [--state FILE] [--no-color] repl
+/// demo-cli serve [--port N]
 /// demo-cli --help | help
 /// ```
 struct Invocation: Equatable, Sendable {
@@ -15,6 +17,8 @@ struct Invocation: Equatable, Sendable {
     case repl
     /// Print the tool's help.
     case help
+    /// Serve the demo system over HTTP on 127.0.0.1:`port` (0: a free port) until interrupted.
+    case serve(port: UInt16)
   }
 
   var mode: Mode = .walk
@@ -25,6 +29,8 @@ struct Invocation: Equatable, Sendable {
   /// `--backend git --remote …`: the catalogue and the workspace on a Git remote; `nil` for
   /// the in-memory system (`--backend memory`, the default).
   var remote: RemoteChoice?
+  /// `--backend http --remote …`: everything on a demo server over HTTP.
+  var server: ServerChoice?
 
   /// Parses the arguments after the program name.
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -32,6 +38,7 @@ struct Invocation: Equatable, Sendable {
     var subcommand: String?
     var backend: String?
     var remote: String?
+    var port: String?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -54,6 +61,17 @@ struct Invocation: Equatable, Sendable {
           throw .missingValue(argument)
         }
         try set(argument, value, backend: &backend, remote: &remote)
+      case "--port":
+        guard let value = remaining.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+          throw .missingValue(argument)
+        }
+        guard port == nil else { throw .repeatedOption(argument) }
+        port = value
+      case _ where argument.hasPrefix("--port="):
+        let value = String(argument.dropFirst("--port=".count))
+        guard !value.isEmpty else { throw .missingValue("--port") }
+        guard port == nil else { throw .repeatedOption("--port") }
+        port = value
       case _ where argument.hasPrefix("--backend=") || argument.hasPrefix("--remote="):
         let option = String(argument.prefix { $0 != "=" })
         let value = String(argument.dropFirst(option.count + 1))
@@ -70,15 +88,35 @@ struct Invocation: Equatable, Sendable {
     case nil, "walk": invocation.mode = .walk
     case "repl": invocation.mode = .repl
     case "help": invocation.mode = .help
+    case "serve":
+      for (option, given) in [("--backend", backend), ("--remote", remote), ("--state", invocation.statePath)]
+      where given != nil {
+        throw .notWithServe(option)
+      }
+      guard let number = UInt16(port ?? "0") else {
+        throw .invalidValue(option: "--port", value: port ?? "", expected: "a port number (0 to 65535)")
+      }
+      invocation.mode = .serve(port: number)
+      return invocation
     case let other?: throw .unknownSubcommand(other)
     }
+    if port != nil { throw .portWithoutServe }
     switch (backend ?? "memory", remote) {
     case ("memory", nil): invocation.remote = nil
     case ("memory", _?): throw .remoteWithoutGit
     case ("git", nil): throw .gitWithoutRemote
     case ("git", "new"?): invocation.remote = .new
     case ("git", let path?): invocation.remote = .existing(path)
-    case (let other, _): throw .invalidValue(option: "--backend", value: other, expected: "memory or git")
+    case ("http", nil): throw .httpWithoutRemote
+    case ("http", "new"?): invocation.server = .new
+    case ("http", let value?):
+      guard let url = ServerChoice.url(value) else {
+        throw .invalidValue(
+          option: "--remote", value: value, expected: "new or the server's URL (http://127.0.0.1:PORT)")
+      }
+      invocation.server = .existing(url)
+    case (let other, _):
+      throw .invalidValue(option: "--backend", value: other, expected: "memory, git or http")
     }
     return invocation
   }
@@ -111,6 +149,9 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidValue(option: String, value: String, expected: String)
   case remoteWithoutGit
   case gitWithoutRemote
+  case httpWithoutRemote
+  case portWithoutServe
+  case notWithServe(String)
 
   var description: String {
     switch self {
@@ -120,8 +161,32 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .repeatedOption(let option): "\(option) is given more than once"
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
     case .invalidValue(let option, let value, let expected): "\(option) takes \(expected), not '\(value)'"
-    case .remoteWithoutGit: "--remote needs --backend git"
+    case .remoteWithoutGit: "--remote needs --backend git or --backend http"
     case .gitWithoutRemote: "--backend git needs --remote PATH (an existing repository) or --remote new"
+    case .httpWithoutRemote:
+      "--backend http needs --remote URL (a running 'demo-cli serve') or --remote new"
+    case .portWithoutServe: "--port goes with serve"
+    case .notWithServe(let option): "\(option) does not go with serve"
     }
+  }
+}
+
+/// `--backend http --remote`: a new server in this process, or a running one.
+enum ServerChoice: Equatable, Sendable {
+  /// `--remote new`: a demo server started in this process, stopped at the end of the run.
+  case new
+  /// `--remote URL`: a running demo server (`demo-cli serve`).
+  case existing(URL)
+
+  /// `value` as a server's base URL: `http` or `https`, a host, no query or fragment.
+  static func url(_ value: String) -> URL? {
+    guard var components = URLComponents(string: value),
+      let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      let host = components.host, !host.isEmpty, components.query == nil,
+      components.fragment == nil, components.user == nil, components.password == nil
+    else { return nil }
+    // One spelling per server, so a state file recognises it.
+    if components.path == "/" { components.path = "" }
+    return components.url
   }
 }

@@ -1,18 +1,32 @@
 import DemoBackendInterface
 import DemoGitBackend
+import DemoServer
 import Foundation
 
-/// The backend a run uses, opened: the in-memory system, or a Git remote (created, or checked
+/// The backend a run uses, opened: the in-memory system, a Git remote (created, or checked
 /// and seeded when empty) with its working copies beside the state file (`FILE.workspaces`) or
-/// in the run's private temporary folder.
+/// in the run's private temporary folder, or a demo server over HTTP (see
+/// `OpenedBackend+HTTP.swift`).
 @MainActor
 struct OpenedBackend {
   let backend: any DemoBackend
   /// The run's private folder (mode 0700), removed at the end of the run or on SIGINT/SIGTERM.
   let temporaryFolder: URL?
+  /// The demo server this run started (`--backend http --remote new`), stopped at its end.
+  var server: DemoServer? = nil
 
-  func removeTemporaryFolder() {
+  /// Ends what the run opened: removes its temporary folder, stops its server.
+  func close() async {
     if let temporaryFolder { TemporaryFolders.remove(temporaryFolder) }
+    await server?.stop()
+  }
+
+  /// Who a state file belongs to: `the in-memory system`, `the Git remote PATH`, `the demo
+  /// server URL`.
+  static func owner(of saved: StateFile) -> String {
+    guard let remote = saved.remote else { return "the in-memory system" }
+    return saved.backend == StateFile.httpBackend
+      ? "the demo server \(remote)" : "the Git remote \(remote)"
   }
 
   /// The backend `invocation` asks for. A state file is reopened only with the backend it
@@ -21,18 +35,22 @@ struct OpenedBackend {
     -> Result<OpenedBackend, Refusal>
   {
     let statePath = invocation.statePath ?? ""
+    if let server = invocation.server {
+      return await openServer(server, statePath: invocation.statePath, saved: saved, sink: sink)
+    }
     guard let choice = invocation.remote else {
-      if let remote = saved?.remote {
+      if let saved, let remote = saved.remote {
+        let option = saved.backend == StateFile.httpBackend ? "http" : "git"
         return .failure(
           Refusal(
-            "the state file \(statePath) belongs to the Git remote \(remote); "
-              + "add --backend git --remote \(remote)"))
+            "the state file \(statePath) belongs to \(owner(of: saved)); "
+              + "add --backend \(option) --remote \(remote)"))
       }
       return .success(OpenedBackend(backend: MemoryBackend(), temporaryFolder: nil))
     }
-    if let saved, saved.remote == nil || choice == .new {
-      let made = saved.remote.map { "the Git remote \($0)" } ?? "the in-memory system"
-      return .failure(Refusal("the state file \(statePath) belongs to \(made), not to this remote"))
+    if let saved, saved.remote == nil || choice == .new || saved.backend == StateFile.httpBackend {
+      return .failure(
+        Refusal("the state file \(statePath) belongs to \(owner(of: saved)), not to this remote"))
     }
     let scratch: URL
     do {

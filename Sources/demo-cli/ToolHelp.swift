@@ -1,11 +1,12 @@
 /// The tool's `--help` text and usage line.
 enum ToolHelp {
   static let usage =
-    "usage: demo-cli [--backend git --remote PATH|new] [--state FILE] [--no-color] [walk | repl | help]"
+    "usage: demo-cli [--backend git|http --remote PATH|URL|new] [--state FILE] [--no-color] "
+    + "[walk | repl | serve [--port N] | help]"
 
   static var text: String {
     var lines = [
-      "demo-cli — the Composable Workspace demo on an in-memory system or a Git remote",
+      "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote or a demo server",
       "",
       usage,
       "",
@@ -14,6 +15,12 @@ enum ToolHelp {
       "                preparation, edits, proposals P1 and P2 against the first revision,",
       "                a reviewer's merge, refreshing Published, and P3 against the new revision",
       "  repl          an interactive shell over the same store; reads commands from a pipe too",
+      "  serve         the in-memory system behind the demo's HTTP protocol on 127.0.0.1, until",
+      "                interrupted (Ctrl-C): the PKCE sign-in door, cookie sessions (rotated on",
+      "                every answer, the csrf cookie echoed as X-CSRF-Token on mutations),",
+      "                admission, the catalogue, idempotent proposals, a reviewer's merge and an",
+      "                event stream (SSE) of new proposals and merges. It prints its URL and one",
+      "                line per request (method, path, status). --port N (default 0: a free port)",
       "  help          this text",
       "",
       "Options:",
@@ -35,6 +42,16 @@ enum ToolHelp {
       "                at exit (and on SIGINT/SIGTERM), or with --state in FILE.workspaces",
       "                beside the state file. A PATH that is not a repository",
       "                is refused in one line, exit status 1.",
+      "  --backend http --remote URL|new",
+      "                everything on a demo server over HTTP (start one with 'demo-cli serve'",
+      "                in another terminal and give its URL; 'new' starts one inside this run and",
+      "                stops it at the end). Sign-in goes through the server's PKCE door: there is",
+      "                no browser, so demo-cli fills the door's login form itself over HTTP and",
+      "                receives the code on a one-shot listener on 127.0.0.1. The session lives in",
+      "                memory only (cookies are never written anywhere): with --state, a reopened",
+      "                file keeps the workspace but starts signed out. The working copy is local;",
+      "                proposals are the server's records (P1, P2…), created with the attempt's",
+      "                idempotency key; merges and new proposals arrive live ('live: …' lines).",
       "  --state FILE  keep the system, the credentials (session and persisted grant, never a",
       "                password) and the local workspace in FILE between runs; saved after every",
       "                command and at the end of the walk (atomically, mode 0600). On reopen the",

@@ -17,9 +17,9 @@ struct Walk {
   /// Runs the story; `false` when a step failed or a promise did not hold.
   func run(restoredFrom path: String? = nil) async -> Bool {
     let restored = path != nil
-    if let remote = host.remote {
+    if host.remote != nil {
       narrator.title(
-        "demo-cli walk — the whole story, on the Git remote \(remote)"
+        "demo-cli walk — the whole story, on \(host.place)"
           + (path.map { ", with the state saved in \($0)" } ?? ""))
     } else if let path {
       narrator.title("demo-cli walk — the whole story, on the system saved in \(path)")
@@ -58,7 +58,11 @@ struct Walk {
     guard let first = host.session?.baseline else { return false }
     narrator.note(
       "the working copy was prepared against \(Describe.reference(first)); edits are compared with it")
-    if host.remote != nil {
+    if host.isServer {
+      narrator.note(
+        "the baseline is the server's revision \(Describe.reference(first)); the working copy is "
+          + "local, every call went over HTTP with the session's own cookies")
+    } else if host.remote != nil {
       narrator.note("revisions are commits of the remote (\(first.branch)@\(first.revision))")
     }
 
@@ -93,6 +97,7 @@ struct Walk {
       narrator.note("a fast-forward: \(p1.label)'s own commit is the branch's new head")
     }
     narrator.note("\(p2.label) stays open against \(Describe.reference(first))")
+    let announced = await liveNotice(merging: p1)
 
     narrator.step("Refresh Published: install the new head as the baseline")
     guard await perform(.refresh) != nil, let second = host.session?.baseline else { return false }
@@ -108,7 +113,27 @@ struct Walk {
     narrator.step("Propose it: a third proposal, against \(Describe.reference(second))")
     guard let p3 = await propose("Move the winter concert", as: "P3") else { return false }
 
-    return await summary(first: first, second: second, merged: merged, p1: p1, p2: p2, p3: p3)
+    return await summary(
+      first: first, second: second, merged: merged, announced: announced, p1: p1, p2: p2, p3: p3)
+  }
+
+  /// On a backend with a live channel: waits (at most ten seconds) for the server's
+  /// announcement that `proposal` was merged, and shows it. `nil` without a live channel;
+  /// `false` when none came.
+  private func liveNotice(merging proposal: Proposal) async -> Bool? {
+    guard let live = host.live else { return nil }
+    let id = proposal.record.id
+    let announcement = await live.wait(timeout: .seconds(10)) { announcement in
+      guard case .notice(let notice) = announcement else { return false }
+      return notice.kind == .merged && notice.proposal == id
+    }
+    guard case .notice(let notice)? = announcement else {
+      narrator.outcome(.failure("no live notice of \(id)'s merge arrived within 10 s"))
+      return false
+    }
+    narrator.outcome(.info("live: \(notice)"))
+    narrator.note("announced by the server on its event stream (SSE, event \(notice.id)), not polled")
+    return true
   }
 
   /// Runs one command and narrates it; `nil` when it failed.
@@ -174,7 +199,7 @@ struct Walk {
 
   private func summary(
     first: WorkspaceBranchReference, second: WorkspaceBranchReference, merged: String?,
-    p1: Proposal, p2: Proposal, p3: Proposal
+    announced: Bool?, p1: Proposal, p2: Proposal, p3: Proposal
   ) async -> Bool {
     narrator.section("Summary")
     let all = await host.catalogue.allProposals()
@@ -191,7 +216,7 @@ struct Walk {
     let head = await host.catalogue.head(of: first.branch).map(Describe.revision) ?? "?"
     narrator.summary("\(first.branch) head: \(head) · " + executor.workspaceLine)
     let mergedHead = merged.map { Describe.reference(WorkspaceBranchReference(branch: first.branch, revision: $0)) }
-    let checks = [
+    var checks = [
       (
         p1.record.target == first && p2.record.target == first,
         "\(p1.label) and \(p2.label) were both created against \(Describe.reference(first))"
@@ -206,6 +231,9 @@ struct Walk {
       ),
       (p3.record.target == second, "\(p3.label) was created against \(Describe.reference(second))"),
     ]
+    if let announced {
+      checks.append((announced, "the server announced \(p1.label)'s merge live (SSE)"))
+    }
     for (passed, text) in checks { narrator.check(passed, text) }
     return checks.allSatisfy(\.0)
   }

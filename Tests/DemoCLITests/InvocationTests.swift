@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import demo_cli
@@ -34,8 +35,34 @@ struct InvocationTests {
     #expect(throws: UsageError.missingValue("--remote")) { try Invocation.parse(["--backend", "git", "--remote"]) }
     #expect(throws: UsageError.repeatedOption("--backend")) { try Invocation.parse(["--backend", "git", "--backend=git"]) }
     #expect(
-      throws: UsageError.invalidValue(option: "--backend", value: "svn", expected: "memory or git")
+      throws: UsageError.invalidValue(option: "--backend", value: "svn", expected: "memory, git or http")
     ) { try Invocation.parse(["--backend", "svn"]) }
+  }
+
+  @Test("--backend http takes --remote URL or --remote new; serve takes --port")
+  func http() throws {
+    #expect(try Invocation.parse(["--backend", "http", "--remote", "new"]) == Invocation(mode: .walk, server: .new))
+    let url = try #require(URL(string: "http://127.0.0.1:8080"))
+    #expect(
+      try Invocation.parse(["repl", "--backend=http", "--remote=http://127.0.0.1:8080/"])
+        == Invocation(mode: .repl, server: .existing(url)), "one spelling per server")
+    #expect(throws: UsageError.httpWithoutRemote) { try Invocation.parse(["--backend", "http"]) }
+    for bad in ["ftp://host", "/srv/cat.git", "http://127.0.0.1:8080/?token=x", "http://u:p@host"] {
+      #expect(
+        throws: UsageError.invalidValue(
+          option: "--remote", value: bad, expected: "new or the server's URL (http://127.0.0.1:PORT)")
+      ) { try Invocation.parse(["--backend", "http", "--remote", bad]) }
+    }
+    #expect(try Invocation.parse(["serve"]) == Invocation(mode: .serve(port: 0)))
+    #expect(try Invocation.parse(["serve", "--port", "8080"]) == Invocation(mode: .serve(port: 8080)))
+    #expect(try Invocation.parse(["--port=0", "serve"]) == Invocation(mode: .serve(port: 0)))
+    #expect(throws: UsageError.portWithoutServe) { try Invocation.parse(["repl", "--port", "1"]) }
+    #expect(throws: UsageError.notWithServe("--state")) { try Invocation.parse(["serve", "--state", "s"]) }
+    #expect(throws: UsageError.notWithServe("--backend")) { try Invocation.parse(["serve", "--backend", "http"]) }
+    #expect(
+      throws: UsageError.invalidValue(option: "--port", value: "70000", expected: "a port number (0 to 65535)")
+    ) { try Invocation.parse(["serve", "--port", "70000"]) }
+    #expect(throws: UsageError.repeatedOption("--port")) { try Invocation.parse(["serve", "--port", "1", "--port=2"]) }
   }
 
   @Test("Bad arguments are usage errors")
@@ -65,7 +92,7 @@ struct InvocationTests {
   func help() async {
     let run = await runCLI(["--help"])
     #expect(run.status == 0)
-    for word in ["walk", "repl", "--state", "--no-color", "Exit status"] {
+    for word in ["walk", "repl", "serve", "--port", "--backend http", "--state", "--no-color", "Exit status"] {
       #expect(run.output.contains(word))
     }
     for spec in CommandTable.all {

@@ -30,11 +30,17 @@ struct StateFile: Codable, Equatable, Sendable {
   /// The publication attempt whose outcome was not known when the file was written: sent again
   /// (same key) when the file is reopened. See ``PublicationJournal``.
   var pendingPublication: PublicationIntent?
+  /// Which backend ``remote`` is: ``httpBackend`` for a demo server; `nil` for a Git remote
+  /// (and in files written before there was another).
+  var backend: String?
+
+  /// ``backend`` for a demo server over HTTP.
+  static let httpBackend = "http"
 
   init(
     system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
     workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil,
-    pendingPublication: PublicationIntent? = nil
+    pendingPublication: PublicationIntent? = nil, backend: String? = nil
   ) {
     self.version = Self.currentVersion
     self.system = system
@@ -44,6 +50,7 @@ struct StateFile: Codable, Equatable, Sendable {
     self.proposals = proposals
     self.remote = remote
     self.pendingPublication = pendingPublication
+    self.backend = backend
   }
 
   /// The file's bytes: pretty, stable JSON.
