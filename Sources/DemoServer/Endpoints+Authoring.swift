@@ -8,7 +8,8 @@ extension Endpoints {
   func admit(_ request: HTTPServerRequest) async -> HTTPServerResponse {
     await asSession(request) { caller in
       do throws(DemoError) {
-        return .encoded(Self.grant(try await system.admit(token: caller.session.token)), status: 201)
+        return .encoded(
+          Self.grant(try await system.admit(token: caller.session.token)), status: 201)
       } catch {
         return Self.refusal(error)
       }

@@ -73,7 +73,8 @@ extension Endpoints {
           DemoAPI.Announcement(
             kind: .merged, proposal: id, title: proposal.title, author: proposal.author,
             branch: proposal.branch, revision: revision.id))
-        return .encoded(DemoAPI.Merged(proposal: id, branch: proposal.branch, revision: revision.id))
+        return .encoded(
+          DemoAPI.Merged(proposal: id, branch: proposal.branch, revision: revision.id))
       } catch {
         return Self.refusal(error)
       }

@@ -38,7 +38,8 @@ extension Endpoints {
       let refusal = Self.refusal(error)
       let wantsJSON = request.headers["Accept"]?.contains("json") ?? false
       return wantsJSON
-        ? refusal : LoginDoor.page(login: login, message: "Wrong username or password.", status: 401)
+        ? refusal
+        : LoginDoor.page(login: login, message: "Wrong username or password.", status: 401)
     }
   }
 

@@ -89,7 +89,8 @@ final class LoginDoor: Sendable {
       \(notice)<form method="post" action="\(DemoAPI.login)">
       <input type="hidden" name="\(DemoAPI.loginField)" value="\(escape(id))">
       <label>Username <input name="username" autocomplete="username"></label>
-      <label>Password <input type="password" name="password" autocomplete="current-password"></label>
+      <label>Password
+        <input type="password" name="password" autocomplete="current-password"></label>
       <button type="submit">Sign in</button>
       </form>
 

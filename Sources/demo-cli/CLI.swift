@@ -111,7 +111,8 @@ enum CLI {
       await host.start()
       executor.reportsLiveNotices = true
       if terminal.inputIsTerminal {
-        sink.line(style.bold("demo-cli repl") + " — the demo on \(host.place); 'help' lists the commands")
+        sink.line(
+          style.bold("demo-cli repl") + " — the demo on \(host.place); 'help' lists the commands")
       }
       if saved != nil, let path = invocation.statePath {
         let printer = OutcomePrinter(style: style)

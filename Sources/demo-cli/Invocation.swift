@@ -4,8 +4,8 @@ import Foundation
 /// What the tool was asked to do, parsed from its arguments.
 ///
 /// ```
-/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new] [--state FILE] [--no-color] [walk]
-/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new] [--state FILE] [--no-color] repl
+/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new]
+///          [--state FILE] [--no-color] [walk | repl]
 /// demo-cli serve [--port N]
 /// demo-cli --help | help
 /// ```
@@ -89,12 +89,11 @@ struct Invocation: Equatable, Sendable {
     case "repl": invocation.mode = .repl
     case "help": invocation.mode = .help
     case "serve":
-      for (option, given) in [("--backend", backend), ("--remote", remote), ("--state", invocation.statePath)]
-      where given != nil {
-        throw .notWithServe(option)
-      }
+      let others = [("--backend", backend), ("--remote", remote), ("--state", invocation.statePath)]
+      for (option, given) in others where given != nil { throw .notWithServe(option) }
       guard let number = UInt16(port ?? "0") else {
-        throw .invalidValue(option: "--port", value: port ?? "", expected: "a port number (0 to 65535)")
+        throw .invalidValue(
+          option: "--port", value: port ?? "", expected: "a port number (0 to 65535)")
       }
       invocation.mode = .serve(port: number)
       return invocation
@@ -112,7 +111,8 @@ struct Invocation: Equatable, Sendable {
     case ("http", let value?):
       guard let url = ServerChoice.url(value) else {
         throw .invalidValue(
-          option: "--remote", value: value, expected: "new or the server's URL (http://127.0.0.1:PORT)")
+          option: "--remote", value: value,
+          expected: "new or the server's URL (http://127.0.0.1:PORT)")
       }
       invocation.server = .existing(url)
     case (let other, _):

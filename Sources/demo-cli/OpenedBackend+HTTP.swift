@@ -35,10 +35,12 @@ extension OpenedBackend {
     case .existing(let url):
       if let saved, saved.remote != url.absoluteString {
         return .failure(
-          Refusal("the state file \(path) belongs to \(owner(of: saved)), not to \(url.absoluteString)"))
+          Refusal(
+            "the state file \(path) belongs to \(owner(of: saved)), not to \(url.absoluteString)"))
       }
       if let problem = await probe(url) {
-        return .failure(Refusal("--remote \(url.absoluteString) is not a usable demo server: \(problem)"))
+        return .failure(
+          Refusal("--remote \(url.absoluteString) is not a usable demo server: \(problem)"))
       }
       return .success(OpenedBackend(backend: HTTPBackend(server: url), temporaryFolder: nil))
     }

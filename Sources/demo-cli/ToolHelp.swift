@@ -6,7 +6,8 @@ enum ToolHelp {
 
   static var text: String {
     var lines = [
-      "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote or a demo server",
+      "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote or a demo",
+      "server over HTTP",
       "",
       usage,
       "",

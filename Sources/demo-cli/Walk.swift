@@ -132,7 +132,8 @@ struct Walk {
       return false
     }
     narrator.outcome(.info("live: \(notice)"))
-    narrator.note("announced by the server on its event stream (SSE, event \(notice.id)), not polled")
+    narrator.note(
+      "announced by the server on its event stream (SSE, event \(notice.id)), not polled")
     return true
   }
 

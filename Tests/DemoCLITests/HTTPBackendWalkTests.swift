@@ -50,12 +50,15 @@ struct HTTPBackendWalkTests {
     #expect(run.status == 0, "\(run.output)")
     #expect(run.errors.isEmpty, "\(run.errors)")
     #expect(!run.output.contains("✗"), "\(run.output)")
-    let url = try #require(run.output.firstMatch(of: #/server: (http://127\.0\.0\.1:[0-9]+) \(a new demo server/#)?.1)
+    let url = try #require(
+      run.output.firstMatch(of: #/server: (http://127\.0\.0\.1:[0-9]+) \(a new demo server/#)?.1)
     try Self.expectInOrder(
-      ["demo-cli walk — the whole story, on the demo server \(url)"] + Self.walkLines, in: run.output)
+      ["demo-cli walk — the whole story, on the demo server \(url)"] + Self.walkLines,
+      in: run.output)
     #expect(!run.output.contains("git --git-dir"))
     // The server it started is gone with the run.
-    let probe = HTTPSession(baseURL: try #require(URL(string: String(url))), configuration: .init(timeout: .seconds(2)))
+    let probe = HTTPSession(
+      baseURL: try #require(URL(string: String(url))), configuration: .init(timeout: .seconds(2)))
     await #expect(throws: HTTPSessionError.self) {
       try await probe.send(.get(DemoAPI.branches, access: .public))
     }
@@ -131,7 +134,8 @@ struct HTTPBackendWalkTests {
     #expect(memory.status == 1)
     #expect(
       memory.errors
-        == "demo-cli: the state file \(state) belongs to the demo server \(url); add --backend http --remote \(url)\n")
+        == "demo-cli: the state file \(state) belongs to the demo server \(url); add --backend http --remote \(url)\n"
+    )
     let fresh = await runCLI(["--backend", "http", "--remote", "new", "--state", state])
     #expect(fresh.errors.contains("belongs to the demo server \(url), not to this server"))
     let git = await runCLI(["--backend", "git", "--remote", "new", "--state", state])
@@ -148,7 +152,9 @@ struct HTTPBackendWalkTests {
     let run = await runCLI(["--backend", "http", "--remote", url])
     #expect(run.status == 1)
     #expect(run.output.isEmpty)
-    #expect(run.errors.hasPrefix("demo-cli: --remote \(url) is not a usable demo server: "), "\(run.errors)")
+    #expect(
+      run.errors.hasPrefix("demo-cli: --remote \(url) is not a usable demo server: "),
+      "\(run.errors)")
     #expect(run.errors.filter { $0 == "\n" }.count == 1)
   }
 
@@ -158,7 +164,8 @@ struct HTTPBackendWalkTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let log = directory.appendingPathComponent("serve.log").path
     let serve = try ChildProcess.spawn(
-      executable: "/bin/sh", arguments: ["-c", #"exec "$0" serve --port 0 > "$1" 2>&1"#, DemoCLIBinary.path, log],
+      executable: "/bin/sh",
+      arguments: ["-c", #"exec "$0" serve --port 0 > "$1" 2>&1"#, DemoCLIBinary.path, log],
       environment: DemoCLIBinary.environment(), input: nil)
     let collecting = Task.detached { serve.collect() }
     defer { kill(serve.pid, SIGKILL) }

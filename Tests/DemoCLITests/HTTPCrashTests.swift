@@ -28,7 +28,9 @@ struct HTTPCrashTests {
     try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
     let killed = try await DemoCLIBinary.run(
       arguments, input: "signin ada lovelace\npropose Talk\n",
-      environment: environment.merging([CrashInjection.variable: CrashInjection.prefix + step.rawValue]) { $1 })
+      environment: environment.merging([
+        CrashInjection.variable: CrashInjection.prefix + step.rawValue
+      ]) { $1 })
     #expect(killed.signal == SIGKILL, "not killed at \(step.rawValue): \(killed.outputText)")
 
     let leavesAnIntent = [.afterIntent, .afterAnswer, .beforeSave].contains(step)
@@ -40,7 +42,9 @@ struct HTTPCrashTests {
       restarted.outputText.contains("interrupted publication: “Talk”") == leavesAnIntent,
       "\(restarted.outputText)")
     if leavesAnIntent {
-      #expect(restarted.outputText.contains("not sent again yet: not signed in"), "\(restarted.outputText)")
+      #expect(
+        restarted.outputText.contains("not sent again yet: not signed in"),
+        "\(restarted.outputText)")
       #expect(restarted.outputText.contains("(same attempt as before: idempotency key"))
     }
     var saved = try #require(try StateFileStorage(path: state).load())

@@ -25,7 +25,9 @@ struct HTTPFaultTests {
 
     let diff = try await executor.run("diff")
     #expect(diff.failed)
-    #expect(diff.text.components(separatedBy: "the server ended ada's session").count == 2, "\(diff.text)")
+    #expect(
+      diff.text.components(separatedBy: "the server ended ada's session").count == 2, "\(diff.text)"
+    )
     #expect(host.state.session == nil, "the app is signed out")
     #expect(host.state.editing.authoring.context == nil)
     #expect(host.session?.source.events[id: "e9"] != nil, "the working copy and its edit stay")
@@ -58,7 +60,8 @@ struct HTTPFaultTests {
       let response = await next()
       guard request.method == .post, request.path == DemoAPI.proposals else { return response }
       answered.withValue { $0.append(response.status) }
-      guard !dropped.withValue({ wasDropped -> Bool in
+      guard
+        !dropped.withValue({ wasDropped -> Bool in
           defer { wasDropped = true }
           return wasDropped
         })
@@ -72,7 +75,9 @@ struct HTTPFaultTests {
     #expect(proposed.text.contains("proposal P1"))
     let records = await server.system.allProposals()
     #expect(records.map(\.id) == ["P1"], "one record")
-    let posts = server.exchanges.filter { $0.request.method == .post && $0.request.path == DemoAPI.proposals }
+    let posts = server.exchanges.filter {
+      $0.request.method == .post && $0.request.path == DemoAPI.proposals
+    }
     #expect(answered.current == [201, 200], "created (its answer lost), then replayed")
     #expect(posts.count == 2)
     #expect(Set(posts.map { $0.request.headers["Idempotency-Key"] ?? "" }).count == 1)
@@ -82,7 +87,8 @@ struct HTTPFaultTests {
     await server.stop()
   }
 
-  @Test("Connection reset mid-stream: the channel resumes from Last-Event-ID, nothing lost or doubled")
+  @Test(
+    "Connection reset mid-stream: the channel resumes from Last-Event-ID, nothing lost or doubled")
   func resetStream() async throws {
     let server = try FaultyServer()
     let reset = Signal()
@@ -168,17 +174,22 @@ struct HTTPFaultTests {
     #expect(proposed.failed)
     #expect(proposed.text.contains("authorization was lost"), "\(proposed.text)")
     #expect(proposed.text.contains("the server ended ada's session"))
-    let request = try #require(host.state.editing.content.form.retryableRequest, "the form kept its intent")
+    let request = try #require(
+      host.state.editing.content.form.retryableRequest, "the form kept its intent")
     #expect(await server.system.allProposals().isEmpty)
 
     try await executor.run("signin ada lovelace")
-    #expect(host.state.editing.content.form.retryableRequest == request, "signing in again keeps it")
+    #expect(
+      host.state.editing.content.form.retryableRequest == request, "signing in again keeps it")
     let retried = try await executor.run("retry")
     #expect(!retried.failed, "\(retried.text)")
     let records = await server.system.allProposals()
-    #expect(records.map(\.idempotencyKey) == [request.idempotencyKey], "one record, under the kept key")
-    let keys = server.exchanges.filter { $0.request.path == DemoAPI.proposals && $0.request.method == .post }
-      .map { $0.request.headers["Idempotency-Key"] ?? "" }
+    #expect(
+      records.map(\.idempotencyKey) == [request.idempotencyKey], "one record, under the kept key")
+    let keys = server.exchanges.filter {
+      $0.request.path == DemoAPI.proposals && $0.request.method == .post
+    }
+    .map { $0.request.headers["Idempotency-Key"] ?? "" }
     #expect(keys.count == 2 && Set(keys).count == 1, "both attempts sent the same key")
     await host.close()
     await server.stop()
@@ -206,7 +217,8 @@ struct HTTPFaultTests {
     #expect(diff.failed)
     #expect(
       diff.text.contains(
-        "could not compare changes: GET /v1/branches/published/revisions/r1 got no answer within 1 s."),
+        "could not compare changes: GET /v1/branches/published/revisions/r1 got no answer within 1 s."
+      ),
       "\(diff.text)")
     #expect(host.state.session != nil, "a silent server is not a sign-out")
     #expect(host.session != nil)
@@ -225,7 +237,9 @@ struct HTTPFaultTests {
     let signIn = try await within(30, "the sign-in to give up") { @MainActor in
       try await executor.run("signin grace hopper")
     }
-    #expect(signIn.text.contains("sign-in refused: GET /v1/auth/authorize got no answer within 1 s."), "\(signIn.text)")
+    #expect(
+      signIn.text.contains("sign-in refused: GET /v1/auth/authorize got no answer within 1 s."),
+      "\(signIn.text)")
     await host.close()
     await server.stop()
   }

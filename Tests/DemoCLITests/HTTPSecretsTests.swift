@@ -30,7 +30,8 @@ struct HTTPSecretsTests {
       let location = response.headers["Location"].flatMap(URLComponents.init(string:))
       found += (location?.queryItems ?? []).compactMap(\.value)
       if case .bytes(let body) = response.body,
-        let login = String(decoding: body, as: UTF8.self).firstMatch(of: #/name="login" value="([^"]+)"/#)?.1
+        let login = String(decoding: body, as: UTF8.self).firstMatch(
+          of: #/name="login" value="([^"]+)"/#)?.1
       {
         found.append(String(login))
       }
@@ -45,13 +46,16 @@ struct HTTPSecretsTests {
     let host = DemoHost(backend: httpBackend(server.baseURL, logger: logLines.logger))
     let executor = CommandExecutor(host: host)
     let transcript = CapturedOutput()
-    #expect(await Walk(executor: executor, narrator: Narrator(sink: transcript, style: .plain)).run())
+    #expect(
+      await Walk(executor: executor, narrator: Narrator(sink: transcript, style: .plain)).run())
 
     // Refusals and errors: a wrong password, a server that lost the session, signing in again.
     var outcomes: [CommandOutcome] = []
     outcomes.append(try await executor.run("signin ada not-the-password"))
     try await server.restart()
-    for line in ["diff", "propose Again", "signin ada lovelace", "add e9 Talk", "propose Talk", "signout"] {
+    for line in [
+      "diff", "propose Again", "signin ada lovelace", "add e9 Talk", "propose Talk", "signout",
+    ] {
       outcomes.append(try await executor.run(line))
     }
     let state = directory.appendingPathComponent("state.json").path
@@ -61,7 +65,10 @@ struct HTTPSecretsTests {
 
     let written =
       logLines.all + serverLines.all + outcomes.map(\.text)
-      + [transcript.output, transcript.errors, host.state.notice ?? "", try String(contentsOfFile: state, encoding: .utf8)]
+      + [
+        transcript.output, transcript.errors, host.state.notice ?? "",
+        try String(contentsOfFile: state, encoding: .utf8),
+      ]
     let collected = secrets.current
     #expect(collected.count > 30, "the wire's secrets were collected (\(collected.count))")
     #expect(logLines.all.count > 50, "the session logged its requests")

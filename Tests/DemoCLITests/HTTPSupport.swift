@@ -13,9 +13,10 @@ import WorkspaceHTTP
 
 /// What a test puts between the client and the reference service: it may answer by itself,
 /// call `next` (the service) and change or drop the answer.
-typealias Interception = @Sendable (
-  HTTPServerRequest, _ next: @Sendable () async -> HTTPServerResponse
-) async -> HTTPServerResponse
+typealias Interception =
+  @Sendable (
+    HTTPServerRequest, _ next: @Sendable () async -> HTTPServerResponse
+  ) async -> HTTPServerResponse
 
 /// A reference service on a fixed loopback port that a test can restart (a fresh system, the
 /// same port), wrap in faults (``intercept``), and read the requests of.

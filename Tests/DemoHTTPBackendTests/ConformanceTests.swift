@@ -44,7 +44,8 @@ struct ConformanceTests {
     }
     await #expect(throws: WorkspaceAuthorizationError.invalidated) {
       try await client.publishProposal(
-        session.source, session.baseline, EventChangeSet(added: [Event(id: "x", title: "X", date: "2027-01-01", venue: "Y")]),
+        session.source, session.baseline,
+        EventChangeSet(added: [Event(id: "x", title: "X", date: "2027-01-01", venue: "Y")]),
         ProposalRequest(title: "X", summary: "", idempotencyKey: UUID()))
     }
     #expect(await harness.system.allProposals().isEmpty)

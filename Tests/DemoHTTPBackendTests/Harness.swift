@@ -26,7 +26,8 @@ final class Harness: Sendable {
   }
 
   /// Short enough for tests, long enough for a loaded machine.
-  static let configuration = HTTPBackendConfiguration(timeout: .seconds(10), signInTimeout: .seconds(20))
+  static let configuration = HTTPBackendConfiguration(
+    timeout: .seconds(10), signInTimeout: .seconds(20))
 
   var system: DemoSystem { server.service.system }
   var auth: AuthClient { clients.auth! }
@@ -34,7 +35,9 @@ final class Harness: Sendable {
 
   /// Signs `username` in at the door, as the application would.
   @discardableResult
-  func signIn(_ username: String = "ada", _ password: String = "lovelace") async throws -> DemoSession {
+  func signIn(_ username: String = "ada", _ password: String = "lovelace") async throws
+    -> DemoSession
+  {
     try await auth.signIn(username, password)
   }
 
@@ -95,7 +98,8 @@ func contractSubject(_ harness: Harness) async throws
     otherBranch: "festival",
     edit: { source in
       var edited = source
-      edited.events.append(Event(id: "kit", title: "Edited by the kit", date: "2027-09-09", venue: "Lab"))
+      edited.events.append(
+        Event(id: "kit", title: "Edited by the kit", date: "2027-09-09", venue: "Lab"))
       return edited
     },
     moveRemoteHead: { branch in
@@ -110,7 +114,9 @@ func contractSubject(_ harness: Harness) async throws
       let proposal = try await system.createProposal(
         grantID: grant.id, token: other.token, key: UUID(), title: "move \(n)",
         branch: branch.rawValue, base: head.id,
-        changes: EventChangeSet(added: [Event(id: "moved-\(n)", title: "Moved", date: "2027-01-01", venue: "Elsewhere")]))
+        changes: EventChangeSet(added: [
+          Event(id: "moved-\(n)", title: "Moved", date: "2027-01-01", venue: "Elsewhere")
+        ]))
       _ = try await system.merge(proposalID: proposal.id)
     },
     // The server stops honouring the grant (the capability the client reads stays).

@@ -15,7 +15,8 @@ struct LiveChannelTests {
     // Before ada signs in, grace proposes over HTTP: an announcement ada never hears of.
     let grace = try Harness(server: harness.server)
     try await grace.author("grace", "hopper")
-    _ = try await grace.propose(Event(id: "g1", title: "Grace's", date: "2027-04-03", venue: "Dock"))
+    _ = try await grace.propose(
+      Event(id: "g1", title: "Grace's", date: "2027-04-03", venue: "Dock"))
     await grace.clients.live?.close()
     try await harness.author()
     let live = try #require(harness.clients.live)

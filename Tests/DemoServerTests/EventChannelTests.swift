@@ -10,11 +10,16 @@ import WorkspaceHTTP
 /// `Last-Event-ID`, ended with the session.
 @Suite("Demo server: the event channel")
 struct EventChannelTests {
-  private func propose(_ session: HTTPSession, _ grant: String, _ id: String) async throws -> String {
+  private func propose(_ session: HTTPSession, _ grant: String, _ id: String) async throws -> String
+  {
     var request = HTTPRequest.post(
       DemoAPI.proposals,
       body: try .json(
-        draft(grant, title: id, changes: EventChangeSet(added: [Event(id: id, title: id, date: "2027-01-01", venue: "Hall")]))))
+        draft(
+          grant, title: id,
+          changes: EventChangeSet(added: [
+            Event(id: id, title: id, date: "2027-01-01", venue: "Hall")
+          ]))))
     request.headers["Idempotency-Key"] = UUID().uuidString
     return try await session.send(request).decode(DemoProposal.self).id
   }
@@ -47,7 +52,11 @@ struct EventChannelTests {
     #expect(all.map(\.id) == ["1", "2", "3"])
     #expect(all.map(\.type) == ["proposed", "proposed", "merged"])
     let merged = try JSONDecoder().decode(DemoAPI.Announcement.self, from: Data(all[2].data.utf8))
-    #expect(merged == DemoAPI.Announcement(kind: .merged, proposal: p1, title: "a", author: "ada", branch: "published", revision: "r2"))
+    #expect(
+      merged
+        == DemoAPI.Announcement(
+          kind: .merged, proposal: p1, title: "a", author: "ada", branch: "published",
+          revision: "r2"))
     let resumed = try await events(session, after: "1", count: 2)
     #expect(resumed.map(\.id) == ["2", "3"], "nothing before the last id seen, nothing twice")
   }
@@ -59,7 +68,8 @@ struct EventChannelTests {
     let (session, grant) = try await server.author()
     _ = try await propose(session, grant.id, "old")
     let states = Reports<EventStreamState>()
-    let stream = session.events(.get(DemoAPI.events), options: EventStreamOptions(onStateChange: states.report))
+    let stream = session.events(
+      .get(DemoAPI.events), options: EventStreamOptions(onStateChange: states.report))
     let first = Task { try await next(stream, "a live event") }
     _ = try await states.next("the stream to open") { $0 == .open ? () : nil }
     _ = try await propose(session, grant.id, "new")

@@ -41,7 +41,10 @@ struct ProposalTests {
     let key = UUID().uuidString
     #expect(try await session.send(try create(draft(grant.id), key: key)).status == 201)
     let other = draft(
-      grant.id, changes: EventChangeSet(removed: [Event(id: "e1", title: "Winter Concert", date: "2026-12-12", venue: "Town Hall")]))
+      grant.id,
+      changes: EventChangeSet(removed: [
+        Event(id: "e1", title: "Winter Concert", date: "2026-12-12", venue: "Town Hall")
+      ]))
     let reused = try await session.send(try create(other, key: key))
     #expect(reused.status == 422)
     #expect(IntentAnswer.classify(reused) == .keyReusedWithOtherPayload)
@@ -90,12 +93,17 @@ struct ProposalTests {
     let server = try TestServer()
     defer { Task { await server.stop() } }
     let (session, grant) = try await server.author()
-    let landed = try await session.send(try create(draft(grant.id, title: "First"), key: UUID().uuidString))
+    let landed = try await session.send(
+      try create(draft(grant.id, title: "First"), key: UUID().uuidString))
     let first = try landed.decode(DemoProposal.self)
-    #expect(try await session.send(HTTPRequest(method: .post, path: DemoAPI.merge(first.id))).status == 200)
+    #expect(
+      try await session.send(HTTPRequest(method: .post, path: DemoAPI.merge(first.id))).status
+        == 200)
     let stale = draft(
       grant.id, title: "Stale",
-      changes: EventChangeSet(added: [Event(id: "e8", title: "Late", date: "2027-01-01", venue: "Hall")]))
+      changes: EventChangeSet(added: [
+        Event(id: "e8", title: "Late", date: "2027-01-01", venue: "Hall")
+      ]))
     let refused = try await session.send(try create(stale, key: UUID().uuidString))
     #expect(refused.status == 412)
     let problem = try #require(refused.problem)
@@ -131,7 +139,9 @@ struct ProposalTests {
     #expect(refused.status == 403)
     #expect(refused.problem?.code == .notReviewer)
     let merged = try await ada.send(HTTPRequest(method: .post, path: DemoAPI.merge(id)))
-    #expect(try merged.decode(DemoAPI.Merged.self) == DemoAPI.Merged(proposal: id, branch: "published", revision: "r2"))
+    #expect(
+      try merged.decode(DemoAPI.Merged.self)
+        == DemoAPI.Merged(proposal: id, branch: "published", revision: "r2"))
     let again = try await ada.send(HTTPRequest(method: .post, path: DemoAPI.merge(id)))
     #expect(again.status == 409)
     #expect(again.problem?.code == .notOpen)
@@ -154,9 +164,12 @@ struct ProposalTests {
     #expect(try await ada.send(.get(DemoAPI.grant(grant.id))).status == 200)
     #expect(try await linus.send(.get(DemoAPI.grant(grant.id))).problem?.code == .grantInvalid)
     // Linus cannot give up Ada's grant; Ada can.
-    #expect(try await linus.send(HTTPRequest(method: .delete, path: DemoAPI.grant(grant.id))).status == 204)
+    #expect(
+      try await linus.send(HTTPRequest(method: .delete, path: DemoAPI.grant(grant.id))).status
+        == 204)
     #expect(try await ada.send(.get(DemoAPI.grant(grant.id))).status == 200)
-    #expect(try await ada.send(HTTPRequest(method: .delete, path: DemoAPI.grant(grant.id))).status == 204)
+    #expect(
+      try await ada.send(HTTPRequest(method: .delete, path: DemoAPI.grant(grant.id))).status == 204)
     #expect(try await ada.send(.get(DemoAPI.grant(grant.id))).problem?.code == .grantInvalid)
   }
 }

@@ -25,7 +25,9 @@ struct SessionCookieTests {
       #expect(after != before, "the answer rotated the session cookie")
     }
     #expect(seen.count == 5)
-    let sent = server.requests.filter { $0.path == DemoAPI.me }.map { $0.cookies[DemoAPI.sessionCookie] }
+    let sent = server.requests.filter { $0.path == DemoAPI.me }.map {
+      $0.cookies[DemoAPI.sessionCookie]
+    }
     #expect(Set(sent.compactMap { $0 }).count == 5, "each request carried the newest cookie")
   }
 
@@ -75,7 +77,8 @@ struct SessionCookieTests {
     let logout = try await session.send(HTTPRequest(method: .post, path: DemoAPI.logout))
     #expect(logout.status == 204)
     #expect(logout.setCookie(DemoAPI.sessionCookie)?.contains("Max-Age=0") == true)
-    #expect(session.cookie(named: DemoAPI.sessionCookie) == nil, "the deletion emptied the jar's cookie")
+    #expect(
+      session.cookie(named: DemoAPI.sessionCookie) == nil, "the deletion emptied the jar's cookie")
     for path in [DemoAPI.me, DemoAPI.events] {
       let answer = try await server.me(withCookie: cookie, path: path)
       #expect(answer.status == 401, "\(path)")

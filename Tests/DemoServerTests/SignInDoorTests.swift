@@ -15,7 +15,8 @@ struct SignInDoorTests {
     let session = server.session()
     let pkce = PKCE()
     let redirect = URL(string: "http://127.0.0.1:9/callback")!
-    let code = try await server.authorize(session, pkce: pkce, redirect: redirect, "ada", "lovelace")
+    let code = try await server.authorize(
+      session, pkce: pkce, redirect: redirect, "ada", "lovelace")
     let answer = try await session.send(
       .authorizationCodeExchange(
         PKCEExchange(code: code, verifier: pkce.verifier, redirectURI: redirect),
@@ -47,7 +48,8 @@ struct SignInDoorTests {
     let session = server.session()
     let pkce = PKCE()
     let redirect = URL(string: "http://127.0.0.1:9/callback")!
-    let code = try await server.authorize(session, pkce: pkce, redirect: redirect, "ada", "lovelace")
+    let code = try await server.authorize(
+      session, pkce: pkce, redirect: redirect, "ada", "lovelace")
     for verifier in [PKCE().verifier, pkce.verifier] {
       let answer = try await session.send(
         .authorizationCodeExchange(

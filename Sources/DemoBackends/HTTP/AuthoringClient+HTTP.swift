@@ -28,7 +28,7 @@ extension AuthoringClient {
           return context(try await server.get(DemoAPI.grant(grant.rawValue), grant: grant))
         } catch let refusal as DemoServerError where refusal.code == .admissionDenied {
           throw AdmissionDenied(reason: refusal.problem?.detail ?? refusal.description)
-        } catch let refusal as DemoServerError where refusal.status == 403 || refusal.status == 404 {
+        } catch let refusal as DemoServerError where [403, 404].contains(refusal.status) {
           throw AuthoringGrantRejected(reason: refusal.description)
         }
       },

@@ -51,7 +51,8 @@ public struct HTTPBackend: DemoBackend {
     let live = LiveFollower(session: session, configuration: configuration)
     let catalogue = HTTPCatalogue(server: connection)
     return DemoBackendClients(
-      workspace: .http(server: connection, capability: credentials.capability, workingCopies: copies),
+      workspace: .http(
+        server: connection, capability: credentials.capability, workingCopies: copies),
       catalogue: catalogue.client,
       localData: .demo(workingCopies: copies),
       reader: catalogue,

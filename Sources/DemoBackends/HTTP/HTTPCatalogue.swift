@@ -29,7 +29,8 @@ struct HTTPCatalogue: CatalogueReader {
       },
       merge: { id in
         let merged = try await server.change(.post, DemoAPI.merge(id), as: DemoAPI.Merged.self)
-        return WorkspaceBranchReference(branch: BranchName(merged.branch), revision: merged.revision)
+        return WorkspaceBranchReference(
+          branch: BranchName(merged.branch), revision: merged.revision)
       }
     )
   }

@@ -11,10 +11,11 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
   /// `workingCopies`, like the in-memory client's), prepared against the server's exact
   /// revision of the branch; proposals are the server's records.
   ///
-  /// - Every call reads the capability from `capability` (``WorkspaceAuthorizationError/invalidated``
-  ///   when there is none, or it lacks what the call needs) and names its grant to the server,
-  ///   which checks it for the session: a 401 (the session is gone) or a 403 for the grant
-  ///   is ``WorkspaceAuthorizationError/invalidated`` too.
+  /// - Every call reads the capability from `capability`
+  ///   (``WorkspaceAuthorizationError/invalidated`` when there is none, or it lacks what the
+  ///   call needs) and names its grant to the server, which checks it for the session: a 401
+  ///   (the session is gone) or a 403 for the grant is
+  ///   ``WorkspaceAuthorizationError/invalidated`` too.
   /// - **prepareSource** reads the branch's head (its id and its events together, one
   ///   coherent revision) and keeps the copy; preparing again opens the same copy.
   /// - **refreshBaseline** carries the copy's edits onto the branch's new head (as a rebase

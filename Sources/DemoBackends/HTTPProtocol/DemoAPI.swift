@@ -7,18 +7,18 @@ import Foundation
 /// | Method and path | Access | What |
 /// | --- | --- | --- |
 /// | `GET /v1/auth/authorize?…` | public | the PKCE sign-in door: a login form (RFC 7636, S256) |
-/// | `POST /v1/auth/login` | public | the form's answer: a 302 to the app's loopback redirect with a code |
-/// | `POST /v1/auth/token` | public | the code exchange with the verifier: session and csrf cookies, ``Me`` |
+/// | `POST /v1/auth/login` | public | the form's answer: 302 to the app's redirect, with a code |
+/// | `POST /v1/auth/token` | public | the exchange with the verifier: the cookies and ``Me`` |
 /// | `POST /v1/auth/logout` | session | ends the session; its cookies are deleted |
 /// | `GET /v1/me` | session | who is signed in (``Me``) |
 /// | `POST /v1/authoring/admissions` | session | admission: a ``Grant`` (201) or 403 |
 /// | `GET /v1/authoring/grants/{id}` | session | validates a grant (200, or 403) |
 /// | `DELETE /v1/authoring/grants/{id}` | session | gives a grant up (204) |
 /// | `GET /v1/branches` | public | the branches and their heads (``Branch``) |
-/// | `GET /v1/branches/{branch}` | public | the branch's head revision with its events (``Revision``) |
+/// | `GET /v1/branches/{branch}` | public | the head revision with its events (``Revision``) |
 /// | `GET /v1/branches/{branch}/revisions/{id}` | public | one revision (``Revision``) |
 /// | `GET /v1/proposals` | public | the proposal listing (it lags behind new records) |
-/// | `POST /v1/proposals` | session | creates a proposal (``NewProposal``, naming its grant), `Idempotency-Key` required |
+/// | `POST /v1/proposals` | session | creates a proposal (``NewProposal``); `Idempotency-Key` |
 /// | `GET /v1/review/proposals` | public | every record, without lag (the reviewer's view) |
 /// | `GET /v1/review/proposals/{id}` | public | one record |
 /// | `POST /v1/review/proposals/{id}/merge` | session | a reviewer lands it (``Merged``) |

@@ -7,8 +7,9 @@ import ComposableWorkspace
 ///
 /// ```swift
 /// for announcement in live.drain() { show(announcement) }
-/// let merged = await live.wait(timeout: .seconds(10)) {
-///   if case .notice(let notice) = $0 { notice.kind == .merged && notice.proposal == "P1" } else { false }
+/// let merged = await live.wait(timeout: .seconds(10)) { announcement in
+///   guard case .notice(let notice) = announcement else { return false }
+///   return notice.kind == .merged && notice.proposal == "P1"
 /// }
 /// await live.close()   // at the end of the run: the channel's connection is closed
 /// ```

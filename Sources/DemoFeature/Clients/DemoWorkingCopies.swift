@@ -26,7 +26,9 @@ public final class DemoWorkingCopies: Sendable {
   }
 
   /// Adds `session` unless its workspace has a copy already; answers the copy now kept.
-  public func insertIfAbsent(_ session: WorkspaceSession<EventWorkingCopy>) -> WorkspaceSession<EventWorkingCopy> {
+  public func insertIfAbsent(_ session: WorkspaceSession<EventWorkingCopy>)
+    -> WorkspaceSession<EventWorkingCopy>
+  {
     copies.withValue { copies in
       if let existing = copies[session.source.workspace] { return existing }
       copies[session.source.workspace] = session
