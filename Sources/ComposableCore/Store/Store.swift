@@ -14,16 +14,17 @@ import Observation
 ///   from an observer) is queued and reduced right after it, in order.
 /// - Observers are notified once per drained batch of actions, not once per action.
 /// - A scoped store (`scope(state:action:)`) notifies only when its own state changed
-///   (when that state is `Equatable`; otherwise whenever its parent's did).
-/// - Effects are cancelled when the root store is released.
+///   (when that state is `Equatable`; otherwise after every batch the root store reduces).
+/// - Effects are cancelled when the root store, and every store scoped from it, is released.
 ///
 /// Cost: observation registers only through reads, so a store whose state nobody read since
-/// its last notification has no observer to notify: it skips the notification, and a scoped
-/// store then only marks itself stale and derives its state again on its next read. A store
-/// that is observed pays one notification per batch, and a scoped one also one derivation and
-/// one `==` per batch. Sending through a scoped store adds one closure call per level. A
-/// scoped store keeps a snapshot of its state, so observing a scoped large collection makes
-/// each change of that collection copy it once.
+/// its last notification has no observer to notify: it skips the notification. An unobserved
+/// scoped store is not visited at all when the root reduces: it is stale from then on and
+/// derives its state again from the root's on its next read. A store that is observed pays
+/// one notification per batch, and a scoped one also one derivation and one `==` per batch.
+/// Sending through a scoped store embeds the action once per level and sends it straight to
+/// the root. A scoped store keeps a snapshot of its state, so observing a scoped large
+/// collection makes each change of that collection copy it once.
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable>: Observable {
@@ -32,25 +33,36 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline let stateKeyPath: KeyPath<Store, State> = \.state
   /// The runtime, for a root store; `nil` for a scoped store.
   @usableFromInline let engine: StoreEngine<State, Action>?
-  /// The last state a scoped store saw. A root store reads its engine instead; its snapshot is
-  /// the initial state, never read (kept non-optional so reading state needs no unwrap).
+  /// What the root store and the stores scoped from it share (the root's batch count, the
+  /// observed scoped stores).
+  @usableFromInline let tree: StoreTree
+  /// The last state a scoped store derived. A root store reads its engine instead; its
+  /// snapshot is the initial state, never read (kept non-optional so reading state needs no
+  /// unwrap).
   @usableFromInline var snapshot: State
+  /// Sends an action of this store to the root engine, embedded through every level.
   @usableFromInline let forward: (Action) -> StoreTask
+  /// This store's state, read from the root's (`nil` when optional state on the way is gone).
+  @usableFromInline let project: () -> State?
   @usableFromInline let inFlight: InFlightEffects
   @usableFromInline let path: [AnyHashableSendable]
   @usableFromInline let isDuplicate: ((State, State) -> Bool)?
-  /// Derives a scoped store's state from its parent's (`nil` when optional state is gone).
-  @usableFromInline let derive: (() -> State?)?
-  /// Whether this store was scoped to optional state (``scope(ifLet:action:)``), which can go.
+  /// Whether this store, or one it was scoped from, was scoped to optional state
+  /// (``scope(ifLet:action:)``), which can go.
   @usableFromInline let mayDisappear: Bool
   // Flags and links below are touched only on the main actor and never by overlapping
   // accesses, so they skip the runtime's dynamic exclusivity checks.
   @exclusivity(unchecked) @usableFromInline var isGone = false
-  /// A scoped store whose parent changed while nobody observed it: derive before reading.
-  @exclusivity(unchecked) @usableFromInline var isStale = false
+  /// The root's batch count when a scoped store's snapshot was derived: it is stale when the
+  /// root has finished a batch since.
+  @exclusivity(unchecked) @usableFromInline var derivedAt: UInt
   /// Whether state was read (so an observer may be registered) since the last notification.
   @exclusivity(unchecked) @usableFromInline var isObserved = false
-  @exclusivity(unchecked) @usableFromInline var children: [() -> Bool] = []
+  /// Whether an observed scoped store derived a state that differs from the one its
+  /// observers read: it notifies at the end of the batch.
+  @exclusivity(unchecked) @usableFromInline var hasUnseenChange = false
+  /// For a scoped store: derives, notifies if changed, and says whether it is still observed.
+  @exclusivity(unchecked) @usableFromInline var refreshAfterBatch: ObservedScope?
 
   /// Creates a root store.
   ///
@@ -81,30 +93,39 @@ public final class Store<State, Action: Sendable>: Observable {
     prepareDependencies?(&dependencies)
     let engine = StoreEngine(
       initialState: initialState, reducer: reducer(), dependencies: dependencies)
+    let tree = StoreTree()
     self.init(
-      engine: engine, snapshot: initialState, path: [], forward: { engine.send($0) },
-      derive: nil, mayDisappear: false, inFlight: InFlightEffects(registry: engine.registry),
-      isDuplicate: nil
+      engine: engine, tree: tree, snapshot: initialState, path: [],
+      forward: { engine.send($0) }, project: { engine.state }, mayDisappear: false,
+      inFlight: InFlightEffects(registry: engine.registry), isDuplicate: nil
     )
-    engine.didFinishBatch = { [weak self] in self?.batchDidFinish() }
+    // The engine holds the tree (scoped stores read its batch count) and this store weakly.
+    engine.didFinishBatch = { [weak self] in
+      tree.batches &+= 1
+      self?.notifyIfObserved()
+      if !tree.observedScopes.isEmpty { tree.refreshObservedScopes() }
+    }
   }
 
   @usableFromInline
   init(
     engine: StoreEngine<State, Action>?,
+    tree: StoreTree,
     snapshot: State,
     path: [AnyHashableSendable],
     forward: @escaping (Action) -> StoreTask,
-    derive: (() -> State?)?,
+    project: @escaping () -> State?,
     mayDisappear: Bool,
     inFlight: InFlightEffects,
     isDuplicate: ((State, State) -> Bool)?
   ) {
     self.engine = engine
+    self.tree = tree
     self.snapshot = snapshot
+    self.derivedAt = tree.batches
     self.path = path
     self.forward = forward
-    self.derive = derive
+    self.project = project
     self.mayDisappear = mayDisappear
     self.inFlight = inFlight
     self.isDuplicate = isDuplicate
@@ -114,28 +135,42 @@ public final class Store<State, Action: Sendable>: Observable {
   @inlinable
   public var state: State {
     registrar.access(self, keyPath: stateKeyPath)
-    isObserved = true
-    return currentState
+    // Derived before the store counts as observed: the observer registering now reads this
+    // value, so it is not an unseen change.
+    let state = currentState
+    if !isObserved { becomeObserved() }
+    return state
   }
 
   @inlinable
   var currentState: State {
     if let engine { return engine.state }
-    if isStale { rederive() }
+    if derivedAt != tree.batches { rederive() }
     return snapshot
   }
 
-  /// Brings a stale scoped store's snapshot up to date, without notifying (nobody observed
-  /// the stale value).
+  /// Brings a stale scoped store's snapshot up to date. Notifies nobody; an observed store
+  /// remembers that its observers read another value, and notifies at the end of the batch.
   @inlinable
   func rederive() {
-    isStale = false
-    guard let derived = derive?() else {
+    derivedAt = tree.batches
+    guard let derived = project() else {
       isGone = true
       return
     }
     isGone = false
+    if isObserved, !hasUnseenChange {
+      hasUnseenChange = isDuplicate?(snapshot, derived) != true
+    }
     snapshot = derived
+  }
+
+  /// Marks the store observed; a scoped store joins the ones the root refreshes after each
+  /// batch, until it is notified.
+  @usableFromInline
+  func becomeObserved() {
+    isObserved = true
+    if let refreshAfterBatch { tree.observedScopes.append(refreshAfterBatch) }
   }
 
   /// Reads a property of ``state``: `store.count` is `store.state.count`.
@@ -146,13 +181,14 @@ public final class Store<State, Action: Sendable>: Observable {
 
   /// Sends `action`; returns the task of every effect it started.
   ///
-  /// Sending to a scoped store whose optional state is gone is reported as an issue and does
-  /// nothing.
+  /// A scoped store embeds the action in its parents' cases and sends it to the root store, in
+  /// the order of sends. Sending to a scoped store whose optional state is gone is reported as
+  /// an issue and does nothing.
   @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     if let engine { return engine.send(action) }
-    if mayDisappear, isStale { rederive() }
+    if mayDisappear, derivedAt != tree.batches { rederive() }
     guard !isGone else {
       reportIssue(
         """
@@ -175,87 +211,7 @@ public final class Store<State, Action: Sendable>: Observable {
     inFlight.contains(EffectKey(id: id, path: path))
   }
 
-  // MARK: Scoping
-
-  /// A store of part of this store's state; its actions are embedded in one case of `Action`.
-  /// It notifies observers only when its own state changed.
-  ///
-  /// It shares this store's effect-id space, as ``Scope`` does: `isEffectInFlight` on the
-  /// scoped store sees the ids of the reducer the parent ran with `Scope(state:action:)`.
-  @inlinable
-  public func scope<ChildState: Equatable, ChildAction>(
-    state toChildState: KeyPath<State, ChildState> & Sendable,
-    action toChildAction: CasePath<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction> {
-    makeChild(
-      initial: currentState[keyPath: toChildState], component: nil,
-      action: toChildAction, isDuplicate: { $0 == $1 }
-    ) { $0[keyPath: toChildState] }
-  }
-
-  /// A store of part of this store's state, which is not `Equatable`: it notifies observers
-  /// whenever this store does.
-  @inlinable
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState> & Sendable,
-    action toChildAction: CasePath<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction> {
-    makeChild(
-      initial: currentState[keyPath: toChildState], component: nil,
-      action: toChildAction, isDuplicate: nil
-    ) { $0[keyPath: toChildState] }
-  }
-
-  /// A store of optional child state, or `nil` when it is absent now. When the state later
-  /// disappears, the store keeps its last state and reports actions sent to it.
-  ///
-  /// Its effect ids are those of the child that `.ifLet` with the same key path runs.
-  @inlinable
-  public func scope<ChildState: Equatable, ChildAction>(
-    ifLet toChildState: KeyPath<State, ChildState?> & Sendable,
-    action toChildAction: CasePath<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction>? {
-    guard let initial = currentState[keyPath: toChildState] else { return nil }
-    return makeChild(
-      initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
-      isDuplicate: { $0 == $1 }, mayDisappear: true
-    ) { $0[keyPath: toChildState] }
-  }
-
-  @inlinable
-  func makeChild<ChildState, ChildAction>(
-    initial: ChildState,
-    component: AnyHashableSendable?,
-    action toChildAction: CasePath<Action, ChildAction>,
-    isDuplicate: ((ChildState, ChildState) -> Bool)?,
-    mayDisappear: Bool = false,
-    toChildState: @escaping (State) -> ChildState?
-  ) -> Store<ChildState, ChildAction> {
-    let child = Store<ChildState, ChildAction>(
-      engine: nil,
-      snapshot: initial,
-      path: component.map { path + [$0] } ?? path,
-      forward: { [send] in send(toChildAction.embed($0)) },
-      derive: { [self] in toChildState(self.currentState) },
-      mayDisappear: mayDisappear,
-      inFlight: inFlight,
-      isDuplicate: isDuplicate
-    )
-    children.append { [weak child] in
-      guard let child else { return false }
-      child.parentDidChange()
-      return true
-    }
-    return child
-  }
-
   // MARK: Change propagation
-
-  @inlinable
-  func batchDidFinish() {
-    notifyIfObserved()
-    if !children.isEmpty { updateChildren() }
-  }
 
   /// Notifies observers, if state was read since the last notification. The flag is cleared
   /// first: an observer that re-registers while being notified sets it again.
@@ -266,29 +222,16 @@ public final class Store<State, Action: Sendable>: Observable {
     registrar.withMutation(of: self, keyPath: stateKeyPath) {}
   }
 
+  /// The end of a root batch, for an observed scoped store: derives its state, and notifies
+  /// when it changed. Returns whether it is still observed (`false` once notified: reading it
+  /// again observes it again).
   @inlinable
-  func parentDidChange() {
-    if isObserved {
-      let previous = snapshot
-      rederive()
-      if !isGone, isDuplicate?(previous, snapshot) != true { notifyIfObserved() }
-    } else {
-      isStale = true
-    }
-    if !children.isEmpty { updateChildren() }
-  }
-
-  /// Updates live children in place and forgets released ones. Children scoped while
-  /// notifying (by observers) are appended meanwhile and kept.
-  @inlinable
-  func updateChildren() {
-    var released: [Int] = []
-    var index = 0
-    while index < children.count {
-      if !children[index]() { released.append(index) }
-      index += 1
-    }
-    for index in released.reversed() { children.remove(at: index) }
+  func refreshObserved() -> Bool {
+    if derivedAt != tree.batches { rederive() }
+    guard hasUnseenChange else { return isObserved }
+    hasUnseenChange = false
+    notifyIfObserved()
+    return false
   }
 }
 

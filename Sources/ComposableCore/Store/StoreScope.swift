@@ -1,0 +1,91 @@
+extension Store {
+  /// A store of part of this store's state; its actions are embedded in one case of `Action`.
+  /// It notifies observers only when its own state changed.
+  ///
+  /// It shares this store's effect-id space, as ``Scope`` does: `isEffectInFlight` on the
+  /// scoped store sees the ids of the reducer the parent ran with `Scope(state:action:)`.
+  @inlinable
+  public func scope<ChildState: Equatable, ChildAction>(
+    state toChildState: KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    makeChild(
+      initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
+      isDuplicate: { $0 == $1 }, mayDisappear: false
+    ) { $0[keyPath: toChildState] }
+  }
+
+  /// A store of part of this store's state, which is not `Equatable`: it notifies observers
+  /// after every batch of actions the root store reduces.
+  @inlinable
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    makeChild(
+      initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
+      isDuplicate: nil, mayDisappear: false
+    ) { $0[keyPath: toChildState] }
+  }
+
+  /// A store of optional child state, or `nil` when it is absent now. When the state later
+  /// disappears, the store keeps its last state and reports actions sent to it.
+  ///
+  /// Its effect ids are those of the child that `.ifLet` with the same key path runs.
+  @inlinable
+  public func scope<ChildState: Equatable, ChildAction>(
+    ifLet toChildState: KeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    guard let initial = currentState[keyPath: toChildState] else { return nil }
+    return makeChild(
+      initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
+      isDuplicate: { $0 == $1 }, mayDisappear: true
+    ) { $0[keyPath: toChildState] }
+  }
+
+  /// A new scoped store. It sends straight to the root (its embedding composed with this
+  /// store's) and reads its state from the root's (its projection composed with this store's),
+  /// so it holds no reference to this store: this store may go while it is in use.
+  @inlinable
+  func makeChild<ChildState, ChildAction>(
+    initial: ChildState,
+    component: AnyHashableSendable?,
+    action toChildAction: CasePath<Action, ChildAction>,
+    isDuplicate: ((ChildState, ChildState) -> Bool)?,
+    mayDisappear: Bool,
+    toChildState: @escaping (State) -> ChildState?
+  ) -> Store<ChildState, ChildAction> {
+    let forward: (ChildAction) -> StoreTask
+    let project: () -> ChildState?
+    if let engine {
+      forward = { engine.send(toChildAction.embed($0)) }
+      project = { toChildState(engine.state) }
+    } else {
+      let (parentForward, parentProject) = (self.forward, self.project)
+      forward = { parentForward(toChildAction.embed($0)) }
+      project = { parentProject().flatMap(toChildState) }
+    }
+    let child = Store<ChildState, ChildAction>(
+      engine: nil,
+      tree: tree,
+      snapshot: initial,
+      path: component.map { path + [$0] } ?? path,
+      forward: forward,
+      project: project,
+      mayDisappear: mayDisappear || self.mayDisappear,
+      inFlight: inFlight,
+      isDuplicate: isDuplicate
+    )
+    // A store scoped from one whose state is gone is gone too, until the state is back.
+    child.isGone = isGone
+    child.refreshAfterBatch = ObservedScope { [weak child] in child?.refreshObserved() ?? false }
+    return child
+  }
+}
+
+extension Store {
+  /// How many scoped stores of this store's tree the root refreshes after each batch (for
+  /// tests that the list holds each observed store once and drops the others).
+  package var observedScopedStoreCount: Int { tree.observedScopes.count }
+}
