@@ -15,6 +15,8 @@ import Observation
 /// - Observers are notified once per drained batch of actions, not once per action.
 /// - A scoped store (`scope(state:action:)`) notifies only when its own state changed
 ///   (when that state is `Equatable`; otherwise after every batch the root store reduces).
+/// - Scoping again to the same part returns the same store while it is in use (see
+///   ``scope(state:action:)``).
 /// - Effects are cancelled when the root store, and every store scoped from it, is released.
 ///
 /// Cost: observation registers only through reads, so a store whose state nobody read since
@@ -63,6 +65,8 @@ public final class Store<State, Action: Sendable>: Observable {
   @exclusivity(unchecked) @usableFromInline var hasUnseenChange = false
   /// For a scoped store: derives, notifies if changed, and says whether it is still observed.
   @exclusivity(unchecked) @usableFromInline var refreshAfterBatch: ObservedScope?
+  /// The scoped stores handed out by ``scope(state:action:)`` and its variants.
+  @exclusivity(unchecked) @usableFromInline var scopes = ScopeCache()
 
   /// Creates a root store.
   ///

@@ -4,44 +4,77 @@ extension Store {
   ///
   /// It shares this store's effect-id space, as ``Scope`` does: `isEffectInFlight` on the
   /// scoped store sees the ids of the reducer the parent ran with `Scope(state:action:)`.
+  ///
+  /// Scoping again to the same key path with the same case path returns the same store while
+  /// that store is in use, so a view body may scope on every render:
+  ///
+  /// ```swift
+  /// EditorView(store: store.scope(state: \.editor, action: .editor))
+  /// ```
+  ///
+  /// A case path has no identity of its own, so "the same case path" means the same embed
+  /// function: the same code with the same captured context. Another case path with the same
+  /// key path (`.editor` and `.preview`, or `.row(1)` and `.row(2)` capturing their value)
+  /// always gets a store of its own. A case path whose embed captures a context built anew on
+  /// each access (captured values; in unoptimized builds also `Self(embed: Action.editor)`,
+  /// which the compiler wraps in a new thunk each time) gets a new store on each call: correct,
+  /// but not cached. An embed written as a closure (`Self(embed: { .editor($0) }) { … }`)
+  /// captures nothing, so it is cached in every build.
   @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    makeChild(
+    let key = ScopeKey(state: toChildState, action: toChildAction, kind: .equatable)
+    if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
+    let child = makeChild(
       initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
       isDuplicate: { $0 == $1 }, mayDisappear: false
     ) { $0[keyPath: toChildState] }
+    scopes.insert(child, for: key)
+    return child
   }
 
   /// A store of part of this store's state, which is not `Equatable`: it notifies observers
-  /// after every batch of actions the root store reduces.
+  /// after every batch of actions the root store reduces. Cached as the `Equatable` variant is.
   @inlinable
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    makeChild(
+    let key = ScopeKey(state: toChildState, action: toChildAction, kind: .notEquatable)
+    if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
+    let child = makeChild(
       initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
       isDuplicate: nil, mayDisappear: false
     ) { $0[keyPath: toChildState] }
+    scopes.insert(child, for: key)
+    return child
   }
 
   /// A store of optional child state, or `nil` when it is absent now. When the state later
   /// disappears, the store keeps its last state and reports actions sent to it.
   ///
-  /// Its effect ids are those of the child that `.ifLet` with the same key path runs.
+  /// Its effect ids are those of the child that `.ifLet` with the same key path runs. Cached
+  /// as the other scopes are, while the state is present: a call that finds it absent forgets
+  /// the cached store.
   @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     ifLet toChildState: KeyPath<State, ChildState?> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction>? {
-    guard let initial = currentState[keyPath: toChildState] else { return nil }
-    return makeChild(
+    let key = ScopeKey(state: toChildState, action: toChildAction, kind: .optional)
+    guard let initial = currentState[keyPath: toChildState] else {
+      scopes.remove(key)
+      return nil
+    }
+    if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
+    let child = makeChild(
       initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
       isDuplicate: { $0 == $1 }, mayDisappear: true
     ) { $0[keyPath: toChildState] }
+    scopes.insert(child, for: key)
+    return child
   }
 
   /// A new scoped store. It sends straight to the root (its embedding composed with this
@@ -85,6 +118,10 @@ extension Store {
 }
 
 extension Store {
+  /// How many scoped stores this store's cache has entries for, released ones not yet dropped
+  /// included (for tests of the cache).
+  package var scopeCacheEntryCount: Int { scopes.count }
+
   /// How many scoped stores of this store's tree the root refreshes after each batch (for
   /// tests that the list holds each observed store once and drops the others).
   package var observedScopedStoreCount: Int { tree.observedScopes.count }
