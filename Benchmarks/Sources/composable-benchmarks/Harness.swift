@@ -75,6 +75,15 @@ func ratio(_ numerator: Summary, _ denominator: Summary) -> Summary {
   )
 }
 
+/// What each of `levels` levels adds: the difference of two medians, divided by `levels`.
+func perLevel(_ total: Summary, _ base: Summary, levels: Int) -> Summary {
+  Summary(
+    value: (total.value - base.value) / Double(levels),
+    repetitions: min(total.repetitions, base.repetitions),
+    statistic: "difference"
+  )
+}
+
 func median(_ values: [Double]) -> Double {
   precondition(!values.isEmpty, "median of no values")
   let sorted = values.sorted()

@@ -45,16 +45,24 @@ enum Suite {
           { try storeSendRepetition(observed: false, operations: operations) },
           { try scoped10SendRepetition(operations: operations / 4) },
           { try nested10RootSendRepetition(operations: operations / 4) },
+          { try scopeCallRepetition(operations: operations) },
+          { try scopeUncachedRepetition(operations: operations / 10) },
         ])
       let (floor, store, scoped, nestedRoot) = (sends[0], sends[1], sends[2], sends[3])
+      let (scopeCall, scopeUncached) = (sends[4], sends[5])
       figures += [
         Figure("floor_send_ns", floor, unit: "ns"),
         Figure("store_send_ns", store, unit: "ns"),
         Figure("store_send_ratio", ratio(store, floor), unit: "x", target: .atMost(1.5)),
         Figure("scoped10_send_ns", scoped, unit: "ns"),
-        Figure("scoped10_ratio", ratio(scoped, store), unit: "x", target: .atMost(2)),
+        Figure("scoped10_ratio", ratio(scoped, store), unit: "x"),
         Figure("nested10_root_send_ns", nestedRoot, unit: "ns"),
-        Figure("scoped10_vs_nested_root_ratio", ratio(scoped, nestedRoot), unit: "x"),
+        Figure(
+          "scoped10_vs_nested_root_ratio", ratio(scoped, nestedRoot), unit: "x",
+          target: .atMost(1.5)),
+        Figure("scoped_level_ns", perLevel(scoped, nestedRoot, levels: 10), unit: "ns"),
+        Figure("scope_call_ns", scopeCall, unit: "ns"),
+        Figure("scope_uncached_ns", scopeUncached, unit: "ns"),
       ]
     }
     if wanted("observed") {
