@@ -13,6 +13,9 @@ struct ComposableBenchmarks {
       --quick          a tenth of the work and at most 3 repetitions (for profilers;
                        figures are noisier and not the documented ones)
       --help           this text
+      --cancel-resident store|floor
+                       (used by the cancel group) measure one repetition's resident
+                       growth in this fresh process and print it in MB
 
     Build in release first: swift build -c release --scratch-path /tmp/build-bench
     Progress goes to standard error. Exit status: 0 ran (targets met or not), 1 a benchmark's
@@ -27,6 +30,7 @@ struct ComposableBenchmarks {
 
   enum Parsed {
     case run(Options)
+    case cancelResident(CancelSubject)
     case help
     case invalid(String)
   }
@@ -45,6 +49,10 @@ struct ComposableBenchmarks {
         return .help
       case "--quick":
         options.quick = true
+      case "--cancel-resident":
+        guard let given = value ?? remaining.popFirst(), let subject = CancelSubject(rawValue: given)
+        else { return .invalid("--cancel-resident needs store or floor") }
+        return .cancelResident(subject)
       case "--format", "--only":
         guard let given = value ?? remaining.popFirst() else {
           return .invalid("\(flag) needs a value")
@@ -79,6 +87,14 @@ struct ComposableBenchmarks {
       exit(2)
     case .run(let parsed):
       options = parsed
+    case .cancelResident(let subject):
+      do {
+        print(try await cancelResidentGrowthInFreshProcess(of: subject))
+      } catch {
+        printError("composable-benchmarks: FAILED: \(error)")
+        exit(1)
+      }
+      return
     }
     #if DEBUG
       printError(

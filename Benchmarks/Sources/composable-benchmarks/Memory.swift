@@ -35,3 +35,25 @@ enum ResidentMemory {
     return nil
   }
 }
+
+/// Resident growth over one repetition: the peak resident set (VmHWM, reset at the start, or
+/// VmRSS when sampled, whichever is larger) minus VmRSS at the start.
+struct ResidentGrowth {
+  private let before: Int
+  private var sampled = 0
+
+  init() {
+    before = ResidentMemory.current ?? 0
+    ResidentMemory.resetPeak()
+  }
+
+  /// Takes VmRSS now (at the moment the repetition holds the most).
+  mutating func sample() {
+    sampled = max(sampled, ResidentMemory.current ?? 0)
+  }
+
+  /// The growth so far, in MB (2^20 bytes).
+  func megabytes() -> Double {
+    Double(max(ResidentMemory.peak ?? 0, sampled) - before) / 1_048_576
+  }
+}

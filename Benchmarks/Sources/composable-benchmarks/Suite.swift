@@ -25,14 +25,20 @@ enum Suite {
     if wanted("cancel") {
       progress("cancel")
       let cancel = try await benchmarkCancel(count: 10_000, repetitions: reps(5))
-      let floor = try await benchmarkCancelFloor(count: 10_000, repetitions: reps(5))
       figures += [
         Figure("cancel_10k_ms", cancel.total, unit: "ms", target: .atMost(50)),
         Figure("cancel_registry_left", cancel.registryLeft, unit: "count", target: .exactly(0)),
         Figure("cancel_10k_rss_mb", cancel.residentGrowth, unit: "MB", target: .atMost(20)),
         Figure("cancel_10k_start_ms", cancel.start, unit: "ms"),
         Figure("cancel_10k_cancel_ms", cancel.cancel, unit: "ms"),
-        Figure("cancel_10k_floor_ms", floor, unit: "ms"),
+        Figure("cancel_10k_floor_ms", cancel.floorTotal, unit: "ms"),
+        Figure("cancel_10k_floor_rss_mb", cancel.floorResidentGrowth, unit: "MB"),
+        Figure(
+          "cancel_10k_vs_floor", ratio(cancel.total, cancel.floorTotal), unit: "x",
+          target: .atMost(1.5)),
+        Figure(
+          "cancel_10k_rss_vs_floor", ratio(cancel.residentGrowth, cancel.floorResidentGrowth),
+          unit: "x", target: .atMost(1.25)),
       ]
     }
     if wanted("send") {
