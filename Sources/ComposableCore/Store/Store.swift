@@ -16,7 +16,7 @@ import Observation
 /// - A scoped store (`scope(state:action:)`) notifies only when its own state changed
 ///   (when that state is `Equatable`; otherwise after every batch the root store reduces).
 /// - Scoping again to the same part returns the same store while it is in use (see
-///   ``scope(state:action:)``).
+///   `scope(state:action:)`).
 /// - Effects are cancelled when the root store, and every store scoped from it, is released.
 ///
 /// Cost: observation registers only through reads, so a store whose state nobody read since
