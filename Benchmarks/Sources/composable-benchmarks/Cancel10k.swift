@@ -72,8 +72,10 @@ func cancelResidentGrowthInFreshProcess(of subject: CancelSubject) async throws 
 @MainActor
 func residentGrowthInChildProcess(of subject: CancelSubject) async throws -> Double {
   let process = Process()
-  process.executableURL = URL(
-    fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+  let executable =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+  process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = ["--cancel-resident", subject.rawValue]
   let output = Pipe()
   process.standardOutput = output
