@@ -16,8 +16,9 @@ import WorkspaceHTTP
 /// Swift concurrency pool) and kept alive between requests. Requests are read within
 /// ``Limits``: a malformed request answers 400, an oversized header section or too many header
 /// fields 431, an oversized body 413, a `Transfer-Encoding` 501, a stalled request 408; the
-/// connection is then closed. Handlers run as tasks; a handler whose client disconnects is
-/// cancelled.
+/// connection is then closed. Handlers run as tasks on a serial queue of their connection's,
+/// off the cooperative pool, so a saturated pool does not slow the answers; a handler whose
+/// client disconnects is cancelled.
 public final class LoopbackHTTPServer: Sendable {
   /// Bounds on what one request may be, and on how long the server waits on a client.
   public struct Limits: Sendable, Equatable {

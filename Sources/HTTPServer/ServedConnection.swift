@@ -22,6 +22,8 @@ struct ServedConnection {
   let connection: LoopbackConnection
   let configuration: Configuration
   let registry: ConnectionRegistry
+  /// Runs this connection's handlers, one request at a time, off the cooperative pool.
+  private let handlers = HandlerExecutor(label: "LoopbackHTTPServer.connection")
 
   func serve() {
     guard let id = registry.open(connection) else {
@@ -61,7 +63,7 @@ struct ServedConnection {
     let result = LockIsolated<HTTPServerResponse?>(nil)
     let done = DispatchSemaphore(value: 0)
     let handler = configuration.handler
-    let task = Task {
+    let task = handlers.start {
       let response = await handler(request)
       result.setValue(response)
       done.signal()
@@ -114,7 +116,7 @@ struct ServedConnection {
     do { try connection.send(head) } catch { return }
     let writer = EventStreamWriter(connection: connection)
     let done = DispatchSemaphore(value: 0)
-    let task = Task {
+    let task = handlers.start {
       await produce(writer)
       done.signal()
     }
