@@ -3,7 +3,9 @@ import PackageDescription
 
 // System requirements (installed by `.ci/run` on a fresh Debian machine):
 //   - libcurl4-openssl-dev, for FoundationNetworking users and the live HTTP layer;
-//   - git, for the Git-backed workspace integration.
+//   - git, for the Git-backed workspace integration;
+//   - fossil, for the Fossil integration's tests, benchmarks and `demo-cli --backend fossil`
+//     (the client itself speaks HTTP only).
 
 let package = Package(
   name: "swift-composable-workspace",
@@ -17,6 +19,7 @@ let package = Package(
     .library(name: "WorkspaceDemoFeature", targets: ["WorkspaceDemoFeature"]),
     .library(name: "GitWorkspace", targets: ["GitWorkspace"]),
     .library(name: "WorkspaceHTTP", targets: ["WorkspaceHTTP"]),
+    .library(name: "FossilWorkspace", targets: ["FossilWorkspace"]),
     .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     .library(name: "ComposableWorkspaceTesting", targets: ["ComposableWorkspaceTesting"]),
     .executable(name: "demo-cli", targets: ["demo-cli"]),
@@ -58,6 +61,17 @@ let package = Package(
       name: "LoopbackHTTPServer",
       dependencies: ["ComposableCore", "WorkspaceHTTP"],
       path: "Sources/HTTPServer"
+    ),
+    // Live integration: Fossil sign-in, admission from capabilities, and a WorkspaceClient
+    // whose proposals are branches on a `fossil server` (over WorkspaceHTTP; spawns `fossil`
+    // only to run local repositories and servers, through GitWorkspace's ProcessRunner).
+    .target(
+      name: "FossilWorkspace",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceHTTP",
+        "GitWorkspace",
+      ],
+      path: "Sources/FossilWorkspace"
     ),
     // Test support: the integration-contract conformance kit (links Testing/XCTest).
     .target(
@@ -161,6 +175,13 @@ let package = Package(
     .testTarget(
       name: "LoopbackHTTPServerTests",
       dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport"]
+    ),
+    .testTarget(
+      name: "FossilWorkspaceTests",
+      dependencies: [
+        "FossilWorkspace", "ComposableTesting", "ComposableWorkspaceTesting", "LoopbackHTTPServer",
+        "HTTPTestSupport", "ProcessTestSupport",
+      ]
     ),
     .testTarget(
       name: "DemoGitBackendTests",

@@ -1,0 +1,93 @@
+import Foundation
+import GitWorkspace
+
+/// One configured way of running the `fossil` executable, for what only a local repository
+/// file allows: creating and administering a repository, serving it (``LocalFossilServer``).
+/// The workspace client itself never runs it: it speaks HTTP.
+///
+/// Children are spawned by `GitWorkspace.ProcessRunner` (`posix_spawn`, their own process group,
+/// dying with this process). Nothing secret is ever in their arguments or environment: a
+/// password reaches a repository only as its hash, through standard input
+/// (``LocalFossilRepository/setPassword(_:of:)``).
+///
+/// ```swift
+/// let fossil = FossilCommand(home: scratch)     // its global settings stay in `scratch`
+/// let result = try await fossil.run(["version"])
+/// ```
+public struct FossilCommand: Sendable {
+  /// The `fossil` executable (the first on `PATH` by default).
+  public var executable: URL
+  /// `FOSSIL_HOME`: where fossil keeps its global configuration (`nil`: the user's home).
+  public var home: URL?
+  /// The user fossil records as acting (`FOSSIL_USER`), for commands that need one.
+  public var user: String
+
+  /// A runner for `executable`, or the first `fossil` on `PATH` (`/usr/bin/fossil` when none).
+  public init(executable: URL? = nil, home: URL? = nil, user: String = "workspace-admin") {
+    self.executable = executable ?? Self.findOnPath("fossil") ?? URL(fileURLWithPath: "/usr/bin/fossil")
+    self.home = home
+    self.user = user
+  }
+
+  /// Runs `fossil <arguments>` and answers its result.
+  ///
+  /// - Parameters:
+  ///   - directory: the child's working directory (a check-out), or this process's.
+  ///   - input: written to standard input.
+  /// - Throws: ``FossilCommandError`` when fossil cannot be started or exits with a failure
+  ///   status; `CancellationError` when the task was cancelled (fossil is terminated).
+  @discardableResult
+  public func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil)
+    async throws -> ProcessResult
+  {
+    let result: ProcessResult
+    do {
+      result = try await ProcessRunner().run(
+        executable, arguments: arguments, environment: environment, currentDirectory: directory,
+        input: input)
+    } catch let launch as ProcessLaunchError {
+      throw FossilCommandError(arguments: arguments, status: -1, message: launch.description)
+    }
+    guard result.signal == nil, result.status == 0 else {
+      let message = [result.errorText, result.outputText]
+        .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        .first { !$0.isEmpty } ?? "no message"
+      throw FossilCommandError(
+        arguments: arguments, status: result.signal ?? result.status, message: message)
+    }
+    return result
+  }
+
+  /// The child's complete environment: this process's, without its `FOSSIL_*` variables,
+  /// with ``user`` and ``home``.
+  var environment: [String: String] {
+    var values = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FOSSIL_") }
+    values["FOSSIL_USER"] = user
+    values["USER"] = user
+    if let home { values["FOSSIL_HOME"] = home.path }
+    return values
+  }
+
+  private static func findOnPath(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") where !directory.isEmpty {
+      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+}
+
+/// A `fossil` command failed (or could not start). Its arguments never hold a secret.
+public struct FossilCommandError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The arguments after `fossil`.
+  public var arguments: [String]
+  /// The exit status (the signal number when killed; -1 when it could not start).
+  public var status: Int32
+  /// Fossil's own message (its standard error, or output when that was empty).
+  public var message: String
+
+  public var description: String {
+    "fossil \(arguments.first ?? "") failed (\(status)): \(message)"
+  }
+}

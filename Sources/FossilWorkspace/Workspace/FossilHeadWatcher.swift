@@ -1,0 +1,83 @@
+import ComposableCore
+import ComposableWorkspace
+import Foundation
+import WorkspaceHTTP
+
+/// Watches a branch's newest check-in, for a "refresh available" notice. Fossil 2.21 has no
+/// server-sent events, so it polls (`/json/artifact?name=tag:<branch>`, a public call: polling
+/// never ends the session) every ``interval``, and after a failure waits as ``backoff`` says —
+/// both on the `\.clock` dependency, so tests drive it with a `TestClock`.
+///
+/// ```swift
+/// for await update in FossilHeadWatcher(session: session).updates(of: "trunk") {
+///   if case .head(let revision) = update, revision != baseline.revision {
+///     print("trunk moved — refresh available")
+///   }
+/// }
+/// ```
+public struct FossilHeadWatcher: Sendable {
+  /// The session polled through.
+  public let session: FossilSession
+  /// The wait between two answers.
+  public var interval: Duration
+  /// The waits after consecutive failures.
+  public var backoff: Backoff
+
+  public init(
+    session: FossilSession, interval: Duration = .seconds(2),
+    backoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(60))
+  ) {
+    self.session = session
+    self.interval = interval
+    self.backoff = backoff
+  }
+
+  /// The branch's newest check-in, first as found and then each time it changes, and each
+  /// failed look with the wait before the next. Polling stops when the consumer stops
+  /// iterating.
+  public func updates(of branch: BranchName) -> AsyncStream<FossilHeadUpdate> {
+    let clock = DependencyValues.current.clock
+    let (stream, continuation) = AsyncStream.makeStream(of: FossilHeadUpdate.self)
+    let task = Task {
+      var last: String?
+      var failures = 0
+      while !Task.isCancelled {
+        let delay: Duration
+        do {
+          let head = try await self.head(of: branch)
+          failures = 0
+          delay = interval
+          if head != last {
+            last = head
+            continuation.yield(.head(head))
+          }
+        } catch {
+          guard !Task.isCancelled, !(error is CancellationError) else { break }
+          failures += 1
+          delay = backoff.delay(afterFailures: failures)
+          continuation.yield(.waiting(failures: failures, delay: delay, reason: "\(error)"))
+        }
+        do { try await clock.sleep(for: delay) } catch { break }
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  private func head(of branch: BranchName) async throws -> String {
+    struct CheckIn: Decodable { var uuid: String }
+    let request = HTTPRequest.get(
+      "/json/artifact", query: [URLQueryItem(name: "name", value: "tag:\(branch.rawValue)")],
+      access: .public)
+    return try await session.json(request, as: CheckIn.self).uuid
+  }
+}
+
+/// What a ``FossilHeadWatcher`` saw.
+public enum FossilHeadUpdate: Hashable, Sendable {
+  /// The branch's newest check-in (first seen, or changed).
+  case head(String)
+  /// A look failed (`failures` in a row); the next one is in `delay`.
+  case waiting(failures: Int, delay: Duration, reason: String)
+}

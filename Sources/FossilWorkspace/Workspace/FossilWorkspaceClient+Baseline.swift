@@ -1,0 +1,172 @@
+import ComposableWorkspace
+import Foundation
+
+extension FossilWorkspaceClient {
+  /// Creates or reopens workspace `id` and answers its coherent session.
+  public func prepareSource(_ id: WorkspaceID) async throws -> WorkspaceSession<FossilWorkingCopy> {
+    try await authorized(askingServer: false)
+    let copy = workingCopy(for: id)
+    return try await serialized(copy) {
+      if let installed = try self.store(copy).installed() {
+        try self.check(installed, belongsTo: copy)
+        return WorkspaceSession(source: copy, baseline: installed.reference)
+      }
+      guard !FileManager.default.fileExists(atPath: copy.folder.path) else {
+        throw FossilWorkspaceError.notAWorkspace(path: copy.folder.path, reason: "no baseline.json")
+      }
+      let baseline = try await self.revokingOnRefusal {
+        try await self.authorized(askingServer: true)
+        return try await self.create(copy)
+      }
+      return WorkspaceSession(source: copy, baseline: baseline)
+    }
+  }
+
+  /// Installs the newest check-in of `baseline.branch`; answers the same branch.
+  public func refreshBaseline(
+    _ source: FossilWorkingCopy, _ baseline: WorkspaceBranchReference
+  ) async throws -> WorkspaceBranchReference {
+    try await install(baseline.branch, in: source)
+  }
+
+  /// Installs the newest check-in of `branch`; answers exactly `branch`.
+  public func selectBranch(
+    _ source: FossilWorkingCopy, _ branch: BranchName
+  ) async throws -> WorkspaceBranchReference {
+    try await install(branch, in: source)
+  }
+
+  private func install(_ branch: BranchName, in copy: FossilWorkingCopy) async throws
+    -> WorkspaceBranchReference
+  {
+    try await authorized(askingServer: false)
+    try Self.validate(branch)
+    return try await serialized(copy) {
+      let store = self.store(copy)
+      guard let installed = try store.installed() else {
+        throw FossilWorkspaceError.notAWorkspace(path: copy.folder.path, reason: "no baseline.json")
+      }
+      try self.check(installed, belongsTo: copy)
+      return try await self.revokingOnRefusal {
+        try await self.authorized(askingServer: true)
+        guard let head = try await self.repository.head(of: branch.rawValue) else {
+          throw FossilWorkspaceError.branchNotFound(branch)
+        }
+        let reference = WorkspaceBranchReference(branch: branch, revision: head.uuid)
+        guard reference != installed.reference else { return reference }
+        let files =
+          head.uuid == installed.reference.revision
+          ? installed.files : try await self.repository.files(of: head.uuid)
+        try await self.download(files, into: store)
+        try Self.update(store, from: installed.files, to: files, installing: branch)
+        try store.install(.init(server: installed.server, reference: reference, files: files))
+        return reference
+      }
+    }
+  }
+
+  /// Downloads the default branch's newest check-in into a new working copy (built beside
+  /// its folder, then renamed into place) and answers the installed baseline.
+  private func create(_ copy: FossilWorkingCopy) async throws -> WorkspaceBranchReference {
+    let branch = configuration.defaultBranch
+    try Self.validate(branch)
+    guard let head = try await repository.head(of: branch.rawValue) else {
+      throw FossilWorkspaceError.branchNotFound(branch)
+    }
+    let files = try await repository.files(of: head.uuid)
+    let root = copy.folder.deletingLastPathComponent()
+    try FileManager.default.createDirectory(
+      at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let partialFolder = root.appendingPathComponent(
+      ".\(copy.folder.lastPathComponent).partial-\(UUID().uuidString)", isDirectory: true)
+    let partial = WorkingCopyStore(
+      copy: FossilWorkingCopy(
+        files: partialFolder.appendingPathComponent("files", isDirectory: true),
+        folder: partialFolder, server: copy.server))
+    do {
+      try FileManager.default.createDirectory(
+        at: partial.copy.files, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      try await download(files, into: partial)
+      for (path, entry) in files {
+        try partial.write(try partial.artifact(entry.hash), to: path, executable: entry.executable)
+      }
+      let reference = WorkspaceBranchReference(branch: branch, revision: head.uuid)
+      try partial.install(.init(server: copy.server, reference: reference, files: files))
+      try FileManager.default.moveItem(at: partialFolder, to: copy.folder)
+      return reference
+    } catch {
+      try? FileManager.default.removeItem(at: partialFolder)
+      throw error
+    }
+  }
+
+  /// Fetches the contents of `files` that `store` does not have yet.
+  private func download(_ files: [String: FossilManifest.Entry], into store: WorkingCopyStore)
+    async throws
+  {
+    for hash in Set(files.values.map(\.hash)).sorted() where !store.hasArtifact(hash) {
+      try store.storeArtifact(try await repository.artifact(hash), hash: hash)
+    }
+  }
+
+  /// Moves the editable files from the `old` baseline's to the `new` one's: files the user did
+  /// not edit follow the server, edits of files the server did not change stay. When a file
+  /// changed on both sides, nothing is changed.
+  private static func update(
+    _ store: WorkingCopyStore, from old: [String: FossilManifest.Entry],
+    to new: [String: FossilManifest.Entry], installing branch: BranchName
+  ) throws {
+    let working = try store.scan()
+    var plan: [(path: String, entry: FossilManifest.Entry?)] = []
+    var conflicts: [String] = []
+    for path in Set(old.keys).union(new.keys).sorted() where old[path] != new[path] {
+      let current = working[path]
+      if try store.matches(current, old[path]) {
+        plan.append((path, new[path]))
+      } else if try !store.matches(current, new[path]) {
+        conflicts.append(path)
+      }
+    }
+    guard conflicts.isEmpty else {
+      throw FossilWorkspaceError.localEditsWouldBeOverwritten(branch, paths: conflicts)
+    }
+    for (path, entry) in plan {
+      if let entry {
+        try store.write(try store.artifact(entry.hash), to: path, executable: entry.executable)
+      } else {
+        try store.remove(path)
+      }
+    }
+  }
+
+  /// Checks a recorded baseline was made for `copy`'s server.
+  private func check(_ installed: WorkingCopyStore.InstalledBaseline, belongsTo copy: FossilWorkingCopy)
+    throws
+  {
+    guard installed.server == copy.server else {
+      throw FossilWorkspaceError.serverMismatch(expected: copy.server, found: installed.server)
+    }
+  }
+
+  static func validate(_ branch: BranchName) throws {
+    let name = branch.rawValue
+    guard !name.isEmpty, name.count <= 200,
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw FossilWorkspaceError.invalidBranchName(branch) }
+  }
+}
+
+extension WorkingCopyStore {
+  /// Whether the editable file `file` (or its absence) is exactly the baseline `entry`'s
+  /// content and executable bit (or its absence).
+  func matches(_ file: WorkingFile?, _ entry: FossilManifest.Entry?) throws -> Bool {
+    switch (file, entry) {
+    case (nil, nil): return true
+    case (let file?, let entry?):
+      guard file.executable == entry.executable else { return false }
+      return try Data(contentsOf: file.url) == artifact(entry.hash)
+    default: return false
+    }
+  }
+}
