@@ -62,14 +62,22 @@ public final class LocalFossilServer: Sendable {
     serving repository: LocalFossilRepository, port: UInt16? = nil, attempts: Int = 5,
     readyWithin: Duration = .seconds(15)
   ) async throws -> LocalFossilServer {
+    let candidates: [UInt16?] = port.map { [$0] } ?? Array(repeating: nil, count: max(1, attempts))
+    return try await start(serving: repository, candidates: candidates, readyWithin: readyWithin)
+  }
+
+  /// Tries each candidate port in turn (`nil`: a free one) while the previous one was busy.
+  static func start(
+    serving repository: LocalFossilRepository, candidates: [UInt16?], readyWithin: Duration
+  ) async throws -> LocalFossilServer {
     let projectCode = try await repository.projectCode()
     var lastError: LocalFossilServerError?
-    for _ in 0..<(port == nil ? max(1, attempts) : 1) {
-      let candidate = try port ?? freePort()
+    for (index, candidate) in candidates.enumerated() {
+      let port = try candidate ?? freePort()
       do {
         return try await start(
-          repository, port: candidate, projectCode: projectCode, readyWithin: readyWithin)
-      } catch LocalFossilServerError.portInUse(let busy) where port == nil {
+          repository, port: port, projectCode: projectCode, readyWithin: readyWithin)
+      } catch LocalFossilServerError.portInUse(let busy) where index < candidates.count - 1 {
         lastError = .portInUse(busy)
       }
     }

@@ -140,9 +140,13 @@ public final class FossilSession: Sendable {
   }
 
   /// Sends `request`; a transport failure becomes ``FossilUnavailable``, and a session end
-  /// stays `HTTPSessionError.signedOut`.
+  /// stays `HTTPSessionError.signedOut`. A write goes on a connection of its own, so an answer
+  /// lost in transit is reported at once (never resent, or stalled until the timeout, by the
+  /// URL loading system on a reused connection): its retry is the caller's decision.
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    try await transport(request.summary) { try await self.http.send(request) }
+    try await transport(request.summary) {
+      try await self.http.send(request, onFreshConnection: !request.method.isSafe)
+    }
   }
 
   private func transport<T>(_ request: String, _ body: () async throws -> T) async throws -> T {

@@ -42,11 +42,13 @@ public struct FossilHeadWatcher: Sendable {
       var last: String?
       var failures = 0
       while !Task.isCancelled {
-        let delay: Duration
+        // Each wait's deadline is fixed before it is reported, so a test may advance a
+        // TestClock as soon as it hears of the wait.
+        let wait: @Sendable () async throws -> Void
         do {
           let head = try await self.head(of: branch)
           failures = 0
-          delay = interval
+          wait = Self.wait(interval, on: clock)
           if head != last {
             last = head
             continuation.yield(.head(head))
@@ -54,15 +56,24 @@ public struct FossilHeadWatcher: Sendable {
         } catch {
           guard !Task.isCancelled, !(error is CancellationError) else { break }
           failures += 1
-          delay = backoff.delay(afterFailures: failures)
+          let delay = backoff.delay(afterFailures: failures)
+          wait = Self.wait(delay, on: clock)
           continuation.yield(.waiting(failures: failures, delay: delay, reason: "\(error)"))
         }
-        do { try await clock.sleep(for: delay) } catch { break }
+        do { try await wait() } catch { break }
       }
       continuation.finish()
     }
     continuation.onTermination = { _ in task.cancel() }
     return stream
+  }
+
+  /// A wait of `delay` on `clock` whose deadline is fixed now.
+  private static func wait<C: Clock<Duration>>(_ delay: Duration, on clock: C)
+    -> @Sendable () async throws -> Void
+  {
+    let deadline = clock.now.advanced(by: delay)
+    return { try await clock.sleep(until: deadline, tolerance: nil) }
   }
 
   private func head(of branch: BranchName) async throws -> String {

@@ -152,8 +152,9 @@ public final class HTTPSession: Sendable {
   /// the answer. On a reused keep-alive connection that the server closes without an answer,
   /// FoundationNetworking (libcurl) silently resends a request without a body, and stalls a
   /// request with a body until its timeout; on a fresh connection the loss is reported at
-  /// once, and the caller decides about a retry.
-  func send(_ request: HTTPRequest, onFreshConnection: Bool) async throws -> HTTPResponse {
+  /// once, and the caller decides about a retry. Send a write that is not idempotent (and
+  /// has no ``IdempotentIntent``) this way.
+  public func send(_ request: HTTPRequest, onFreshConnection: Bool) async throws -> HTTPResponse {
     var prepared = try prepare(request)
     if onFreshConnection { prepared.urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
     log(Self.requestLine(prepared))
