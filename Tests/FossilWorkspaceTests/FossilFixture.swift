@@ -59,6 +59,7 @@ struct FossilFixture: Sendable {
   }
 
   /// Runs `body` with a started fixture, and stops it however `body` ends.
+  @discardableResult
   static func with<T: Sendable>(_ body: (FossilFixture) async throws -> T) async throws -> T {
     let fixture = try await start()
     do {

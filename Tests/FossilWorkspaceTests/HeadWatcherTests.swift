@@ -1,0 +1,50 @@
+import ComposableCore
+import ComposableTesting
+import Foundation
+import FossilWorkspace
+import HTTPTestSupport
+import LoopbackHTTPServer
+import Testing
+import WorkspaceHTTP
+
+@Suite("Fossil head watcher")
+struct HeadWatcherTests {
+  @Test func aCheckInByAnotherUserIsSeenAsANewHead() async throws {
+    try await FossilFixture.with { fixture in
+      let session = try await fixture.signedIn(FossilFixture.ada)
+      let clock = TestClock()
+      let updates = withDependencies { $0.clock = clock } operation: {
+        FossilHeadWatcher(session: session, interval: .seconds(2)).updates(of: "trunk")
+      }
+      var iterator = updates.makeAsyncIterator()
+      let first = try await fixture.head(of: "trunk")
+      #expect(await iterator.next() == .head(first))
+      let moved = try await fixture.checkIn("other.txt", "watched\n", on: "trunk")
+      // Polls go on the clock: the change is seen at the next interval, not before.
+      await clock.advance(by: .seconds(2))
+      #expect(await iterator.next() == .head(moved))
+    }
+  }
+
+  @Test func failuresBackOffOnTheClock() async throws {
+    let down = try LoopbackHTTPServer { _ in .status(503) }
+    let session = FossilSession(baseURL: down.baseURL)
+    let clock = TestClock()
+    let backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0)
+    let updates = withDependencies { $0.clock = clock } operation: {
+      FossilHeadWatcher(session: session, backoff: backoff).updates(of: "trunk")
+    }
+    var iterator = updates.makeAsyncIterator()
+    for (failures, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
+      guard case .waiting(let count, let wait, let reason)? = await iterator.next() else {
+        Issue.record("expected a failed look")
+        break
+      }
+      #expect(count == failures)
+      #expect(wait == delay)
+      #expect(reason.contains("503"))
+      await clock.advance(by: wait)
+    }
+    await down.stop()
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+@testable import FossilWorkspace
+
+@Suite("Local fossil server")
+struct LocalServerTests {
+  @Test func aBusyPortIsAClearErrorWhenAskedForAndAnotherPortOtherwise() async throws {
+    try await FossilFixture.with { fixture in
+      let squatter = try LoopbackHTTPServer { _ in .text("not fossil") }
+      let busy = squatter.port
+      await #expect(throws: LocalFossilServerError.portInUse(busy)) {
+        try await LocalFossilServer.start(serving: fixture.repository, port: busy)
+      }
+      // A start that finds its port taken after probing tries another one.
+      let server = try await LocalFossilServer.start(
+        serving: fixture.repository, candidates: [busy, nil], readyWithin: .seconds(15))
+      #expect(server.port != busy)
+      #expect(try await FossilSession(baseURL: server.baseURL).projectCode()
+        == (try await fixture.repository.projectCode()))
+      await server.stop()
+      await squatter.stop()
+    }
+  }
+
+  @Test func stoppingByPidEndsTheServerProcess() async throws {
+    try await FossilFixture.with { fixture in
+      let server = try await LocalFossilServer.start(serving: fixture.repository)
+      #expect(kill(server.pid, 0) == 0)
+      await server.stop()
+      #expect(server.hasExited)
+      #expect(kill(server.pid, 0) == -1, "process \(server.pid) is still there")
+      await #expect(throws: FossilUnavailable.self) {
+        try await FossilSession(baseURL: server.baseURL).projectCode()
+      }
+    }
+  }
+
+  @Test func aPortServedForAnotherRepositoryIsBusyNotOurs() async throws {
+    try await FossilFixture.with { first in
+      try await FossilFixture.with { second in
+        // The second repository's server answers on the port: a start there is refused, not
+        // taken for the first repository's server.
+        await #expect(throws: LocalFossilServerError.portInUse(second.server.port)) {
+          try await LocalFossilServer.start(serving: first.repository, port: second.server.port)
+        }
+      }
+    }
+  }
+}
