@@ -83,7 +83,9 @@ let package = Package(
     // and one module per live backend mapping the demo's events onto it.
     .target(
       name: "DemoBackendInterface",
-      dependencies: ["ComposableWorkspace", "WorkspaceDemoFeature"],
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
+      ],
       path: "Sources/DemoBackends/Interface"
     ),
     .target(
@@ -117,11 +119,19 @@ let package = Package(
       ],
       path: "Sources/DemoServer"
     ),
+    .target(
+      name: "DemoFossilBackend",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
+        "DemoBackendInterface", "FossilWorkspace",
+      ],
+      path: "Sources/DemoBackends/Fossil"
+    ),
     .executableTarget(
       name: "demo-cli",
       dependencies: [
         "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace",
-        "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP",
+        "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP", "DemoFossilBackend",
       ],
       path: "Sources/demo-cli"
     ),
@@ -208,6 +218,7 @@ let package = Package(
         "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
         "GitWorkspace", "ComposableTesting", "ProcessTestSupport", "DemoHTTPBackend", "DemoServer",
         "DemoHTTPProtocol", "LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport",
+        "DemoFossilBackend", "FossilWorkspace",
       ]
     ),
   ]

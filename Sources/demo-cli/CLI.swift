@@ -64,17 +64,19 @@ enum CLI {
     let host = saved.map { DemoHost(restoring: $0, backend: opened.backend) }
       ?? DemoHost(backend: opened.backend)
     let status = await run(
-      invocation, host: host, saved: saved, storage: storage, terminal: terminal, style: style,
-      sink: sink, readLine: readLine)
+      invocation, host: host, saved: saved, storage: storage, closingNote: opened.closingNote,
+      terminal: terminal, style: style, sink: sink, readLine: readLine)
     await host.close()
     await opened.close()
     return status
   }
 
-  /// Runs the walk or the repl on an opened backend; returns the exit status.
+  /// Runs the walk or the repl on an opened backend; returns the exit status. A walk ends
+  /// with `closingNote` (what the run leaves behind), if any.
   private static func run(
     _ invocation: Invocation, host: DemoHost, saved: StateFile?, storage: StateFileStorage?,
-    terminal: Terminal, style: Style, sink: any OutputSink, readLine: () -> String?
+    closingNote: String?, terminal: Terminal, style: Style, sink: any OutputSink,
+    readLine: () -> String?
   ) async -> Int32 {
     if let refusal = await restoredBaselineRefusal(host, statePath: invocation.statePath) {
       sink.errorLine("demo-cli: \(refusal)")
@@ -101,9 +103,9 @@ enum CLI {
           succeeded = false
         }
       }
-      if let remote = host.remote, !host.isServer {
+      if let closingNote {
         sink.line("")
-        sink.line("the remote stays: git --git-dir \(remote) for-each-ref")
+        sink.line(closingNote)
       }
       return succeeded && !sink.isBroken ? 0 : 1
 

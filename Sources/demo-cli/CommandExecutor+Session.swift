@@ -14,6 +14,11 @@ extension CommandExecutor {
     case .admitted:
       outcome.success(admissionLine)
       outcome.info(workspaceLine)
+      // A server whose login does not outlive the run (Fossil's) admits only after this
+      // sign-in: an attempt interrupted in the previous run is sent again now.
+      if let reconciled = await reconcileInterruptedPublication() {
+        outcome.lines += reconciled.lines
+      }
     case .denied(let denial):
       outcome.info("authoring denied: \(denial.reason); signed in read-only")
     case .notAdmitted:

@@ -3,13 +3,12 @@ import ComposableAuthoringWorkspace
 import ComposableCore
 import ComposableWorkspace
 import DemoBackendInterface
-import DemoHTTPBackend
 import WorkspaceDemoFeature
 
 /// The running demo application: the in-memory system, the device's credentials and the
 /// store `makeWorkspaceDemoStore` builds over them and a backend's clients (the in-memory
-/// system's own, a Git remote's catalogue and workspace, or a demo server's everything —
-/// sign-in and admission included). Both the walk and the repl drive it.
+/// system's own, a Git remote's catalogue and workspace, or a demo server's or a Fossil
+/// server's everything — sign-in and admission included). Both the walk and the repl drive it.
 @MainActor
 final class DemoHost {
   typealias State = WorkspaceDemoFeature.State
@@ -25,8 +24,8 @@ final class DemoHost {
   /// The publication attempt whose outcome is not known yet (every backend's workspace client
   /// is journaled).
   let journal: PublicationJournal
-  /// What the backend announces between commands (a demo server's live channel); `nil` for a
-  /// backend that announces nothing.
+  /// What the backend announces between commands (a demo server's live channel, a Fossil
+  /// server's watched head); `nil` for a backend that announces nothing.
   let live: (any LiveChannel)?
 
   /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
@@ -84,20 +83,14 @@ final class DemoHost {
     )
   }
 
-  /// The Git remote or the demo server the catalogue lives on, if it is not the in-memory
-  /// system.
+  /// The Git remote or the server the catalogue lives on, if it is not the in-memory system.
   var remote: String? { backend.remote }
 
-  /// Whether the backend is a demo server over HTTP.
-  var isServer: Bool { backend is HTTPBackend }
+  /// Where the demo runs, as the backend describes it: `an in-memory system`, `the Git remote
+  /// PATH`, `the demo server URL`, `the Fossil server URL`.
+  var place: String { backend.placeDescription }
 
-  /// Where the demo runs: `an in-memory system`, `the Git remote PATH`, `the demo server URL`.
-  var place: String {
-    guard let remote else { return "an in-memory system" }
-    return isServer ? "the demo server \(remote)" : "the Git remote \(remote)"
-  }
-
-  /// Stops what the backend runs on its own (its live channel's connection).
+  /// Stops what the backend runs on its own (its live channel's connection or polling).
   func close() async {
     await live?.close()
   }
@@ -133,7 +126,7 @@ final class DemoHost {
       proposals: state.editing.content.proposals,
       remote: remote,
       pendingPublication: journal.pending,
-      backend: isServer ? StateFile.httpBackend : nil
+      backend: remote == nil ? nil : backend.name
     )
   }
 

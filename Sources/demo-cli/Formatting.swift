@@ -44,6 +44,18 @@ enum Describe {
     "\(reference.branch)@\(revision(reference.revision))"
   }
 
+  /// `Published moved — refresh available: published@1a2b3c4 is the newest revision, the
+  /// baseline is published@9f8e7d6`, when `head` is ahead of the workspace's baseline on its
+  /// branch; `nil` when there is no such baseline or it is `head` already.
+  static func branchHead(_ head: WorkspaceBranchReference, baseline: WorkspaceBranchReference?)
+    -> String?
+  {
+    guard let baseline, baseline.branch == head.branch, baseline.revision != head.revision
+    else { return nil }
+    return "\(head.branch.rawValue.capitalized) moved — refresh available: \(reference(head)) "
+      + "is the newest revision, the baseline is \(reference(baseline))"
+  }
+
   /// A revision as people read it: a full commit hash (40 or 64 hex digits) is abbreviated
   /// to its first 7, anything else is kept.
   static func revision(_ revision: String) -> String {

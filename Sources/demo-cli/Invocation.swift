@@ -1,11 +1,12 @@
+import DemoFossilBackend
 import DemoGitBackend
 import Foundation
 
 /// What the tool was asked to do, parsed from its arguments.
 ///
 /// ```
-/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new]
-///          [--state FILE] [--no-color] [walk | repl]
+/// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new
+///          | fossil --remote URL|new] [--state FILE] [--no-color] [walk | repl]
 /// demo-cli serve [--port N]
 /// demo-cli --help | help
 /// ```
@@ -26,11 +27,8 @@ struct Invocation: Equatable, Sendable {
   var statePath: String?
   /// `--no-color`: never write ANSI colours.
   var noColor = false
-  /// `--backend git --remote …`: the catalogue and the workspace on a Git remote; `nil` for
-  /// the in-memory system (`--backend memory`, the default).
-  var remote: RemoteChoice?
-  /// `--backend http --remote …`: everything on a demo server over HTTP.
-  var server: ServerChoice?
+  /// `--backend` and its `--remote`.
+  var backend: BackendChoice = .memory
 
   /// Parses the arguments after the program name.
   static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -101,22 +99,26 @@ struct Invocation: Equatable, Sendable {
     }
     if port != nil { throw .portWithoutServe }
     switch (backend ?? "memory", remote) {
-    case ("memory", nil): invocation.remote = nil
-    case ("memory", _?): throw .remoteWithoutGit
+    case ("memory", nil): invocation.backend = .memory
+    case ("memory", _?): throw .remoteWithoutBackend
     case ("git", nil): throw .gitWithoutRemote
-    case ("git", "new"?): invocation.remote = .new
-    case ("git", let path?): invocation.remote = .existing(path)
+    case ("git", "new"?): invocation.backend = .git(.new)
+    case ("git", let path?): invocation.backend = .git(.existing(path))
     case ("http", nil): throw .httpWithoutRemote
-    case ("http", "new"?): invocation.server = .new
+    case ("http", "new"?): invocation.backend = .http(.new)
     case ("http", let value?):
       guard let url = ServerChoice.url(value) else {
         throw .invalidValue(
           option: "--remote", value: value,
           expected: "new or the server's URL (http://127.0.0.1:PORT)")
       }
-      invocation.server = .existing(url)
+      invocation.backend = .http(.existing(url))
+    case ("fossil", nil): throw .fossilWithoutRemote
+    case ("fossil", "new"?): invocation.backend = .fossil(.new)
+    case ("fossil", let url?): invocation.backend = .fossil(.existing(url))
     case (let other, _):
-      throw .invalidValue(option: "--backend", value: other, expected: "memory, git or http")
+      throw .invalidValue(
+        option: "--backend", value: other, expected: "memory, git, http or fossil")
     }
     return invocation
   }
@@ -147,9 +149,10 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case repeatedOption(String)
   case unexpectedArgument(String)
   case invalidValue(option: String, value: String, expected: String)
-  case remoteWithoutGit
+  case remoteWithoutBackend
   case gitWithoutRemote
   case httpWithoutRemote
+  case fossilWithoutRemote
   case portWithoutServe
   case notWithServe(String)
 
@@ -161,12 +164,46 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .repeatedOption(let option): "\(option) is given more than once"
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
     case .invalidValue(let option, let value, let expected): "\(option) takes \(expected), not '\(value)'"
-    case .remoteWithoutGit: "--remote needs --backend git or --backend http"
+    case .remoteWithoutBackend: "--remote needs --backend git, http or fossil"
     case .gitWithoutRemote: "--backend git needs --remote PATH (an existing repository) or --remote new"
     case .httpWithoutRemote:
       "--backend http needs --remote URL (a running 'demo-cli serve') or --remote new"
+    case .fossilWithoutRemote:
+      "--backend fossil needs --remote URL (a Fossil server) or --remote new"
     case .portWithoutServe: "--port goes with serve"
     case .notWithServe(let option): "\(option) does not go with serve"
+    }
+  }
+}
+
+/// `--backend NAME` and its `--remote`: where the catalogue, proposals and workspace live.
+enum BackendChoice: Equatable, Sendable {
+  /// `--backend memory` (the default): the in-memory system.
+  case memory
+  /// `--backend git --remote PATH|new`: the catalogue and the workspace on a Git remote.
+  case git(RemoteChoice)
+  /// `--backend http --remote URL|new`: everything on a demo server over HTTP.
+  case http(ServerChoice)
+  /// `--backend fossil --remote URL|new`: everything on a Fossil server, sign-in included.
+  case fossil(FossilRemoteSetup.Choice)
+
+  /// The name `--backend` takes (and a state file records).
+  var name: String {
+    switch self {
+    case .memory: "memory"
+    case .git: "git"
+    case .http: "http"
+    case .fossil: "fossil"
+    }
+  }
+
+  /// Whether `--remote new` asked for a new remote or server.
+  var isNew: Bool {
+    switch self {
+    case .memory: false
+    case .git(let choice): choice == .new
+    case .http(let choice): choice == .new
+    case .fossil(let choice): choice == .new
     }
   }
 }

@@ -8,15 +8,11 @@ import WorkspaceHTTP
 extension OpenedBackend {
   /// A demo server: a new one in this process (stopped at the end of the run), or a running
   /// one, checked by reading its branches. A state file is reopened only with the server it
-  /// was made with (its sessions are not in it: the person signs in again).
+  /// was made with (its sessions are not in it: the person signs in again); ``open(_:saved:sink:)``
+  /// refused one of another backend already.
   static func openServer(
     _ choice: ServerChoice, statePath: String?, saved: StateFile?, sink: any OutputSink
   ) async -> Result<OpenedBackend, Refusal> {
-    let path = statePath ?? ""
-    if let saved, saved.backend != StateFile.httpBackend || choice == .new {
-      return .failure(
-        Refusal("the state file \(path) belongs to \(owner(of: saved)), not to this server"))
-    }
     switch choice {
     case .new:
       let server: DemoServer
@@ -33,10 +29,10 @@ extension OpenedBackend {
           backend: HTTPBackend(server: server.baseURL), temporaryFolder: nil, server: server))
 
     case .existing(let url):
-      if let saved, saved.remote != url.absoluteString {
-        return .failure(
-          Refusal(
-            "the state file \(path) belongs to \(owner(of: saved)), not to \(url.absoluteString)"))
+      if let refusal = refusal(
+        reopening: saved, on: url.absoluteString, statePath: statePath)
+      {
+        return .failure(refusal)
       }
       if let problem = await probe(url) {
         return .failure(

@@ -1,12 +1,13 @@
 import DemoBackendInterface
 import DemoGitBackend
 import DemoServer
+import FossilWorkspace
 import Foundation
 
 /// The backend a run uses, opened: the in-memory system, a Git remote (created, or checked
-/// and seeded when empty) with its working copies beside the state file (`FILE.workspaces`) or
-/// in the run's private temporary folder, or a demo server over HTTP (see
-/// `OpenedBackend+HTTP.swift`).
+/// and seeded when empty), a demo server over HTTP (see `OpenedBackend+HTTP.swift`) or a
+/// Fossil server (see `OpenedBackend+Fossil.swift`). Working copies on disk go beside the state
+/// file (`FILE.workspaces`) or in the run's private temporary folder.
 @MainActor
 struct OpenedBackend {
   let backend: any DemoBackend
@@ -14,44 +15,81 @@ struct OpenedBackend {
   let temporaryFolder: URL?
   /// The demo server this run started (`--backend http --remote new`), stopped at its end.
   var server: DemoServer? = nil
+  /// The `fossil server` this run started (`--backend fossil --remote new`), stopped at its
+  /// end by its pid.
+  var fossilServer: LocalFossilServer? = nil
+  /// What to tell people at the end of a walk (what the run leaves behind), if anything.
+  var closingNote: String? = nil
 
   /// Ends what the run opened: removes its temporary folder, stops its server.
   func close() async {
     if let temporaryFolder { TemporaryFolders.remove(temporaryFolder) }
     await server?.stop()
+    await fossilServer?.stop()
   }
 
   /// Who a state file belongs to: `the in-memory system`, `the Git remote PATH`, `the demo
-  /// server URL`.
+  /// server URL`, `the Fossil server URL`.
   static func owner(of saved: StateFile) -> String {
     guard let remote = saved.remote else { return "the in-memory system" }
-    return saved.backend == StateFile.httpBackend
-      ? "the demo server \(remote)" : "the Git remote \(remote)"
+    switch saved.backendName {
+    case "http": return "the demo server \(remote)"
+    case "fossil": return "the Fossil server \(remote)"
+    default: return "the Git remote \(remote)"
+    }
   }
 
-  /// The backend `invocation` asks for. A state file is reopened only with the backend it
-  /// was made with.
+  /// The backend `invocation` asks for. A state file is reopened only with the backend (and
+  /// the remote) it was made with.
   static func open(_ invocation: Invocation, saved: StateFile?, sink: any OutputSink) async
     -> Result<OpenedBackend, Refusal>
   {
-    let statePath = invocation.statePath ?? ""
-    if let server = invocation.server {
-      return await openServer(server, statePath: invocation.statePath, saved: saved, sink: sink)
+    if let saved, let refusal = refusal(reopening: saved, with: invocation) {
+      return .failure(refusal)
     }
-    guard let choice = invocation.remote else {
-      if let saved, let remote = saved.remote {
-        let option = saved.backend == StateFile.httpBackend ? "http" : "git"
-        return .failure(
-          Refusal(
-            "the state file \(statePath) belongs to \(owner(of: saved)); "
-              + "add --backend \(option) --remote \(remote)"))
-      }
+    switch invocation.backend {
+    case .memory:
       return .success(OpenedBackend(backend: MemoryBackend(), temporaryFolder: nil))
+    case .git(let choice):
+      return await openGit(choice, invocation, saved: saved, sink: sink)
+    case .http(let choice):
+      return await openServer(choice, statePath: invocation.statePath, saved: saved, sink: sink)
+    case .fossil(let choice):
+      return await openFossil(choice, invocation, saved: saved, sink: sink)
     }
-    if let saved, saved.remote == nil || choice == .new || saved.backend == StateFile.httpBackend {
-      return .failure(
-        Refusal("the state file \(statePath) belongs to \(owner(of: saved)), not to this remote"))
+  }
+
+  /// Why `saved` cannot be reopened with the backend `invocation` asks for, before anything
+  /// is opened: another backend, or `--remote new` (a new remote is never the file's).
+  private static func refusal(reopening saved: StateFile, with invocation: Invocation)
+    -> Refusal?
+  {
+    let path = invocation.statePath ?? ""
+    let choice = invocation.backend
+    if choice == .memory, let remote = saved.remote {
+      return Refusal(
+        "the state file \(path) belongs to \(owner(of: saved)); "
+          + "add --backend \(saved.backendName) --remote \(remote)")
     }
+    guard saved.backendName != choice.name || choice.isNew else { return nil }
+    let this = if case .git = choice { "this remote" } else { "this server" }
+    return Refusal("the state file \(path) belongs to \(owner(of: saved)), not to \(this)")
+  }
+
+  /// Why `saved` does not belong to the opened `remote`, or `nil`.
+  static func refusal(reopening saved: StateFile?, on remote: String, statePath: String?)
+    -> Refusal?
+  {
+    guard let saved, saved.remote != remote else { return nil }
+    return Refusal(
+      "the state file \(statePath ?? "") belongs to \(owner(of: saved)), not to \(remote)")
+  }
+
+  /// `--backend git --remote PATH|new`: a new bare repository, or an existing one (seeded when
+  /// it has no refs yet).
+  private static func openGit(
+    _ choice: RemoteChoice, _ invocation: Invocation, saved: StateFile?, sink: any OutputSink
+  ) async -> Result<OpenedBackend, Refusal> {
     let scratch: URL
     do {
       scratch = try TemporaryFolders.make(prefix: "demo-cli-run-")
@@ -65,12 +103,11 @@ struct OpenedBackend {
       TemporaryFolders.remove(scratch)
       return .failure(Refusal(error.description))
     }
-    if let saved, saved.remote != opened.remote {
+    if let refusal = refusal(
+      reopening: saved, on: opened.remote, statePath: invocation.statePath)
+    {
       TemporaryFolders.remove(scratch)
-      return .failure(
-        Refusal(
-          "the state file \(statePath) belongs to the Git remote \(saved.remote ?? ""), "
-            + "not \(opened.remote)"))
+      return .failure(refusal)
     }
     if opened.created {
       sink.line(
@@ -80,19 +117,29 @@ struct OpenedBackend {
       sink.line("remote: \(opened.remote) was empty; seeded it with published and festival")
     }
     let root: URL
-    if let path = invocation.statePath {
-      root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
-      if let problem = makePrivate(root) {
-        TemporaryFolders.remove(scratch)
-        return .failure(Refusal("cannot use \(root.path): \(problem)"))
-      }
-    } else {
-      root = scratch.appendingPathComponent("workspaces", isDirectory: true)
+    switch workingCopies(invocation, scratch: scratch) {
+    case .success(let folder): root = folder
+    case .failure(let refusal):
+      TemporaryFolders.remove(scratch)
+      return .failure(refusal)
     }
     return .success(
       OpenedBackend(
         backend: GitBackend(remote: opened.remote, root: root, headGuard: opened.headGuard),
-        temporaryFolder: scratch))
+        temporaryFolder: scratch,
+        closingNote: "the remote stays: git --git-dir \(opened.remote) for-each-ref"))
+  }
+
+  /// Where working copies go: beside the state file (made private), or in the run's folder.
+  static func workingCopies(_ invocation: Invocation, scratch: URL) -> Result<URL, Refusal> {
+    guard let path = invocation.statePath else {
+      return .success(scratch.appendingPathComponent("workspaces", isDirectory: true))
+    }
+    let root = URL(fileURLWithPath: path + ".workspaces", isDirectory: true).standardizedFileURL
+    if let problem = makePrivate(root) {
+      return .failure(Refusal("cannot use \(root.path): \(problem)"))
+    }
+    return .success(root)
   }
 
   /// Makes `folder` (the working copies kept beside a state file) private: created with mode

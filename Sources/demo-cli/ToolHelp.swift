@@ -1,13 +1,13 @@
 /// The tool's `--help` text and usage line.
 enum ToolHelp {
   static let usage =
-    "usage: demo-cli [--backend git|http --remote PATH|URL|new] [--state FILE] [--no-color] "
-    + "[walk | repl | serve [--port N] | help]"
+    "usage: demo-cli [--backend git|http|fossil --remote PATH|URL|new] [--state FILE] "
+    + "[--no-color] [walk | repl | serve [--port N] | help]"
 
   static var text: String {
     var lines = [
-      "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote or a demo",
-      "server over HTTP",
+      "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote, a demo",
+      "server over HTTP or a Fossil server",
       "",
       usage,
       "",
@@ -53,6 +53,19 @@ enum ToolHelp {
       "                file keeps the workspace but starts signed out. The working copy is local;",
       "                proposals are the server's records (P1, P2…), created with the attempt's",
       "                idempotency key; merges and new proposals arrive live ('live: …' lines).",
+      "  --backend fossil --remote URL|new",
+      "                everything on a Fossil server (2.21): people sign in to it (its users are",
+      "                the accounts below) and admission follows their capabilities there",
+      "                (check-in: edit and publish; read-only: denied). The catalogue is the file",
+      "                catalogue.json on 'published' (Fossil changes only existing files over",
+      "                HTTP); a proposal is a branch proposal-<key>; a merge is a reviewer's",
+      "                check-in on 'published'. 'new' creates a repository in a temporary folder",
+      "                (it stays after the run) and serves it with fossil server on a free",
+      "                loopback port until demo-cli ends; URL is a server seeded that way. Fossil",
+      "                2.21 has no live channel, so demo-cli polls the head of 'published' and",
+      "                says 'live: Published moved — refresh available' when it moves past the",
+      "                baseline. The login lives in memory only: with --state, a reopened file",
+      "                keeps the workspace but starts signed out.",
       "  --state FILE  keep the system, the credentials (session and persisted grant, never a",
       "                password) and the local workspace in FILE between runs; saved after every",
       "                command and at the end of the walk (atomically, mode 0600). On reopen the",
@@ -88,8 +101,8 @@ enum ToolHelp {
       "  1  a step of the walk failed; in non-interactive repl use (standard input not a",
       "     terminal) at least one command failed (the shell goes on to the end of its input",
       "     and then exits 1); the state file could not be read or written, or belongs to",
-      "     another backend; the Git remote cannot be used; standard output cannot be",
-      "     written (a reader that went away ends the tool quietly)",
+      "     another backend; the Git remote or the server cannot be used; standard output",
+      "     cannot be written (a reader that went away ends the tool quietly)",
       "  2  unknown subcommand or option (a usage line goes to standard error)",
     ]
     return lines.joined(separator: "\n") + "\n"

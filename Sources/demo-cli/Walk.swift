@@ -58,12 +58,10 @@ struct Walk {
     guard let first = host.session?.baseline else { return false }
     narrator.note(
       "the working copy was prepared against \(Describe.reference(first)); edits are compared with it")
-    if host.isServer {
+    if host.remote != nil {
       narrator.note(
-        "the baseline is the server's revision \(Describe.reference(first)); the working copy is "
-          + "local, every call went over HTTP with the session's own cookies")
-    } else if host.remote != nil {
-      narrator.note("revisions are commits of the remote (\(first.branch)@\(first.revision))")
+        "the baseline is the revision \(first.branch)@\(first.revision) of \(host.place); "
+          + "the working copy is local")
     }
 
     narrator.step("Edit: add an event")
@@ -97,7 +95,7 @@ struct Walk {
       narrator.note("a fast-forward: \(p1.label)'s own commit is the branch's new head")
     }
     narrator.note("\(p2.label) stays open against \(Describe.reference(first))")
-    let announced = await liveNotice(merging: p1)
+    let announced = await liveNotice(merging: p1, into: merged)
 
     narrator.step("Refresh Published: install the new head as the baseline")
     guard await perform(.refresh) != nil, let second = host.session?.baseline else { return false }
@@ -117,23 +115,32 @@ struct Walk {
       first: first, second: second, merged: merged, announced: announced, p1: p1, p2: p2, p3: p3)
   }
 
-  /// On a backend with a live channel: waits (at most ten seconds) for the server's
-  /// announcement that `proposal` was merged, and shows it. `nil` without a live channel;
-  /// `false` when none came.
-  private func liveNotice(merging proposal: Proposal) async -> Bool? {
+  /// On a backend with a live channel: waits (at most ten seconds) for its announcement that
+  /// `proposal` was merged (into `revision`), and shows it: the server's notice of the merge,
+  /// or the branch head seen moving to `revision`. `nil` without a live channel; `false` when
+  /// none came.
+  private func liveNotice(merging proposal: Proposal, into revision: String?) async -> Bool? {
     guard let live = host.live else { return nil }
     let id = proposal.record.id
     let announcement = await live.wait(timeout: .seconds(10)) { announcement in
-      guard case .notice(let notice) = announcement else { return false }
-      return notice.kind == .merged && notice.proposal == id
+      switch announcement {
+      case .notice(let notice): notice.kind == .merged && notice.proposal == id
+      case .branchHead(let head): head.revision == revision
+      case .sessionEnded: false
+      }
     }
-    guard case .notice(let notice)? = announcement else {
+    switch announcement {
+    case .notice(let notice)?:
+      narrator.outcome(.info("live: \(notice)"))
+      narrator.note("\(live.source) (event \(notice.id))")
+    case .branchHead(let head)?:
+      let line = Describe.branchHead(head, baseline: host.session?.baseline) ?? "\(head)"
+      narrator.outcome(.info("live: \(line)"))
+      narrator.note(live.source)
+    case .sessionEnded, nil:
       narrator.outcome(.failure("no live notice of \(id)'s merge arrived within 10 s"))
       return false
     }
-    narrator.outcome(.info("live: \(notice)"))
-    narrator.note(
-      "announced by the server on its event stream (SSE, event \(notice.id)), not polled")
     return true
   }
 
@@ -154,9 +161,9 @@ struct Walk {
     let record: ProposalRecord
   }
 
-  /// Proposes the working copy's changes. On a Git remote, whose record ids are refs, the
-  /// story calls the record `label` and a note says which record that is; on the in-memory
-  /// system the record's own id is its name.
+  /// Proposes the working copy's changes. On a remote, whose record ids are its own (refs,
+  /// branches), the story calls the record `label` and a note says which record that is; on
+  /// the in-memory system the record's own id is its name.
   private func propose(_ title: String, as label: String) async -> Proposal? {
     guard await perform(.propose(title: title)) != nil,
       case .published(let record) = host.state.editing.content.form
@@ -165,8 +172,8 @@ struct Walk {
       return Proposal(label: record.id, record: record)
     }
     narrator.note(
-      "\(label) is \(record.id): the commit \(Describe.revision(record.contentRevision)), "
-        + "whose parent is the baseline \(Describe.reference(record.target))")
+      "\(label) is \(record.id): content \(Describe.revision(record.contentRevision)), "
+        + "proposed against the baseline \(Describe.reference(record.target))")
     return Proposal(label: label, record: record)
   }
 
@@ -233,7 +240,7 @@ struct Walk {
       (p3.record.target == second, "\(p3.label) was created against \(Describe.reference(second))"),
     ]
     if let announced {
-      checks.append((announced, "the server announced \(p1.label)'s merge live (SSE)"))
+      checks.append((announced, "\(p1.label)'s merge was announced live"))
     }
     for (passed, text) in checks { narrator.check(passed, text) }
     return checks.allSatisfy(\.0)

@@ -5,9 +5,10 @@ import Testing
 @testable import demo_cli
 
 /// Crash-safe publication (issue 13, items 1–2): demo-cli is SIGKILLed at every step of a
-/// publication, restarted (which reconciles an interrupted attempt), and — only when the
-/// restarted tool knows no record — the person proposes again. Exactly one record must exist
-/// each time: never zero after a ✓, never two.
+/// publication, restarted (which reconciles an interrupted attempt — on Fossil, whose login
+/// lives in a run's memory, once the person signed in again), and — only when the restarted
+/// tool knows no record — the person proposes again. Exactly one record must exist each time:
+/// never zero after a ✓, never two. In memory, on Git and on Fossil.
 @Suite("Crash-safe publication")
 struct CrashInjectionTests {
   /// Where the publication is killed.
@@ -48,15 +49,47 @@ struct CrashInjectionTests {
     try await publish(killed: kill, onGit: true)
   }
 
+  @Test(
+    "On Fossil: killed at any step, exactly one proposal branch after the restart and a sign-in",
+    arguments: CrashInjection.Step.allCases.map(Kill.at))
+  func fossil(_ kill: Kill) async throws {
+    let server = try await FossilDemoServer.start()
+    do {
+      try await publish(killed: kill, on: .fossil(server))
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+  }
+
+  /// Where the catalogue lives.
+  enum Backend {
+    case memory
+    case git
+    /// A server the test started: its login does not outlive a run, so every run signs in.
+    case fossil(FossilDemoServer)
+  }
+
   private func publish(killed kill: Kill, onGit: Bool) async throws {
+    try await publish(killed: kill, on: onGit ? .git : .memory)
+  }
+
+  private func publish(killed kill: Kill, on backend: Backend) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let state = directory.appendingPathComponent("state.json").path
     let remote = directory.appendingPathComponent("catalogue.git").path
     var arguments = ["--state", state]
-    if onGit {
+    var signIn = ""
+    switch backend {
+    case .memory: break
+    case .git:
       try await runGit(["init", "--quiet", "--bare", remote])
       arguments += ["--backend", "git", "--remote", remote]
+    case .fossil(let server):
+      arguments += ["--backend", "fossil", "--remote", server.url]
+      signIn = "signin ada lovelace\n"
     }
     arguments.append("repl")
 
@@ -73,7 +106,8 @@ struct CrashInjectionTests {
     case .duringPush:
       pushHook = try await PushKillHook(remote: remote, directory: directory)
     }
-    let killed = try await DemoCLIBinary.run(arguments, input: "propose Talk\n", environment: environment)
+    let killed = try await DemoCLIBinary.run(
+      arguments, input: signIn + "propose Talk\n", environment: environment)
     #expect(killed.signal == SIGKILL, "not killed at \(kill.testDescription): \(killed.outputText)")
     let promised = killed.outputText.contains("✓ proposal")
     #expect(promised == (kill.testDescription == "after-print"), "\(killed.outputText)")
@@ -82,9 +116,9 @@ struct CrashInjectionTests {
       #expect(try await pushHook.gitPushFate() == "gone", "the git push outlived demo-cli")
     }
 
-    // Restart: an interrupted attempt is sent again with its key.
+    // Restart: an interrupted attempt is sent again with its key (on Fossil, once signed in).
     let restarted = try await DemoCLIBinary.run(
-      arguments, input: "status\n", environment: ["TMPDIR": directory.path])
+      arguments, input: signIn + "status\n", environment: ["TMPDIR": directory.path])
     #expect(restarted.status == 0, "\(restarted.outputText)\(restarted.errorText)")
     #expect(
       restarted.outputText.contains("interrupted publication: “Talk”") == kill.leavesAnIntent,
@@ -97,12 +131,17 @@ struct CrashInjectionTests {
     if saved.proposals.isEmpty {
       // Nothing was sent and nothing is pending: the person proposes again.
       let again = try await DemoCLIBinary.run(
-        arguments, input: "propose Talk\n", environment: ["TMPDIR": directory.path])
+        arguments, input: signIn + "propose Talk\n", environment: ["TMPDIR": directory.path])
       #expect(again.status == 0, "\(again.outputText)")
       saved = try #require(try StateFileStorage(path: state).load())
     }
     #expect(saved.proposals.count == 1, "\(saved.proposals)")
-    let records = try await onGit ? proposalRefs(remote) : systemProposals(state)
+    let records: Int
+    switch backend {
+    case .memory: records = try systemProposals(state)
+    case .git: records = try await proposalRefs(remote)
+    case .fossil(let server): records = try await server.proposals()
+    }
     #expect(records == 1, "\(records) records after a SIGKILL at \(kill.testDescription)")
   }
 

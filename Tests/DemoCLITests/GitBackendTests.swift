@@ -36,7 +36,7 @@ struct GitBackendTests {
       "✓ signed in as ada \\(session \(Describe.fingerprint("session-1"))\\)",
       "\\+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
       "✓ proposal \(key) · content \(hash) · target published@\(first)\n",
-      "P1 is \(key): the commit [0-9a-f]{7}, whose parent is the baseline published@\(first)",
+      "P1 is \(key): content [0-9a-f]{7}, proposed against the baseline published@\(first)",
       "working copy reset to the baseline published@\(first) · 3 events",
       "✓ proposal \(key) · content \(hash) · target published@\(first)\n",
       "P2 is \(key)",

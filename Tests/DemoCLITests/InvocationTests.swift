@@ -25,27 +25,35 @@ struct InvocationTests {
   @Test("--backend git takes --remote PATH or --remote new; --backend memory is the default")
   func backend() throws {
     #expect(try Invocation.parse(["--backend", "memory"]) == Invocation(mode: .walk))
-    #expect(try Invocation.parse(["--backend", "git", "--remote", "new"]) == Invocation(mode: .walk, remote: .new))
+    #expect(try Invocation.parse(["--backend", "memory"]).backend == .memory)
+    #expect(
+      try Invocation.parse(["--backend", "git", "--remote", "new"])
+        == Invocation(mode: .walk, backend: .git(.new)))
     #expect(
       try Invocation.parse(["repl", "--remote=/srv/cat.git", "--backend=git"])
-        == Invocation(mode: .repl, remote: .existing("/srv/cat.git")))
+        == Invocation(mode: .repl, backend: .git(.existing("/srv/cat.git"))))
     #expect(throws: UsageError.gitWithoutRemote) { try Invocation.parse(["--backend", "git"]) }
-    #expect(throws: UsageError.remoteWithoutGit) { try Invocation.parse(["--remote", "new"]) }
-    #expect(throws: UsageError.remoteWithoutGit) { try Invocation.parse(["--backend=memory", "--remote", "new"]) }
+    #expect(throws: UsageError.remoteWithoutBackend) { try Invocation.parse(["--remote", "new"]) }
+    #expect(throws: UsageError.remoteWithoutBackend) {
+      try Invocation.parse(["--backend=memory", "--remote", "new"])
+    }
     #expect(throws: UsageError.missingValue("--remote")) { try Invocation.parse(["--backend", "git", "--remote"]) }
     #expect(throws: UsageError.repeatedOption("--backend")) { try Invocation.parse(["--backend", "git", "--backend=git"]) }
     #expect(
-      throws: UsageError.invalidValue(option: "--backend", value: "svn", expected: "memory, git or http")
+      throws: UsageError.invalidValue(
+        option: "--backend", value: "svn", expected: "memory, git, http or fossil")
     ) { try Invocation.parse(["--backend", "svn"]) }
   }
 
   @Test("--backend http takes --remote URL or --remote new; serve takes --port")
   func http() throws {
-    #expect(try Invocation.parse(["--backend", "http", "--remote", "new"]) == Invocation(mode: .walk, server: .new))
+    #expect(
+      try Invocation.parse(["--backend", "http", "--remote", "new"])
+        == Invocation(mode: .walk, backend: .http(.new)))
     let url = try #require(URL(string: "http://127.0.0.1:8080"))
     #expect(
       try Invocation.parse(["repl", "--backend=http", "--remote=http://127.0.0.1:8080/"])
-        == Invocation(mode: .repl, server: .existing(url)), "one spelling per server")
+        == Invocation(mode: .repl, backend: .http(.existing(url))), "one spelling per server")
     #expect(throws: UsageError.httpWithoutRemote) { try Invocation.parse(["--backend", "http"]) }
     for bad in ["ftp://host", "/srv/cat.git", "http://127.0.0.1:8080/?token=x", "http://u:p@host"] {
       #expect(
@@ -63,6 +71,20 @@ struct InvocationTests {
       throws: UsageError.invalidValue(option: "--port", value: "70000", expected: "a port number (0 to 65535)")
     ) { try Invocation.parse(["serve", "--port", "70000"]) }
     #expect(throws: UsageError.repeatedOption("--port")) { try Invocation.parse(["serve", "--port", "1", "--port=2"]) }
+  }
+
+  @Test("--backend fossil takes --remote URL or --remote new")
+  func fossil() throws {
+    #expect(
+      try Invocation.parse(["--backend", "fossil", "--remote", "new"])
+        == Invocation(mode: .walk, backend: .fossil(.new)))
+    #expect(
+      try Invocation.parse(["repl", "--backend=fossil", "--remote=http://127.0.0.1:8080"])
+        == Invocation(mode: .repl, backend: .fossil(.existing("http://127.0.0.1:8080"))))
+    #expect(throws: UsageError.fossilWithoutRemote) { try Invocation.parse(["--backend", "fossil"]) }
+    #expect(throws: UsageError.notWithServe("--backend")) {
+      try Invocation.parse(["serve", "--backend", "fossil", "--remote", "new"])
+    }
   }
 
   @Test("Bad arguments are usage errors")
@@ -92,7 +114,11 @@ struct InvocationTests {
   func help() async {
     let run = await runCLI(["--help"])
     #expect(run.status == 0)
-    for word in ["walk", "repl", "serve", "--port", "--backend http", "--state", "--no-color", "Exit status"] {
+    let words = [
+      "walk", "repl", "serve", "--port", "--backend memory", "--backend git", "--backend http",
+      "--backend fossil", "--state", "--no-color", "Exit status",
+    ]
+    for word in words {
       #expect(run.output.contains(word))
     }
     for spec in CommandTable.all {

@@ -32,6 +32,10 @@ public struct GitBackend: DemoBackend {
 
   public var remote: String? { location }
 
+  public var name: String { "git" }
+
+  public var placeDescription: String { "the Git remote \(location)" }
+
   /// The branch a new workspace is prepared on.
   static let publishedBranch: BranchName = "published"
 

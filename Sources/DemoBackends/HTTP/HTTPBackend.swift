@@ -33,6 +33,10 @@ public struct HTTPBackend: DemoBackend {
 
   public var remote: String? { server.absoluteString }
 
+  public var name: String { "http" }
+
+  public var placeDescription: String { "the demo server \(server.absoluteString)" }
+
   public var keepsSessionsAcrossRuns: Bool { false }
 
   public func clients(

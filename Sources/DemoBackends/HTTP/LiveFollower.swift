@@ -67,6 +67,8 @@ final class LiveFollower: LiveChannel {
     inbox.append(.sessionEnded(reason: end.description))
   }
 
+  var source: String { "announced by the server on its event stream (SSE), not polled" }
+
   func close() async {
     closed.setValue(true)
     let task = follower.withValue { task in

@@ -3,10 +3,10 @@ import ComposableWorkspace
 import WorkspaceDemoFeature
 
 /// Where the demo's catalogue, proposals and workspace live: the in-memory system
-/// (``MemoryBackend``) or a live one (a Git remote, a demo server over HTTP), each in its own
-/// module under `Sources/DemoBackends/<Backend>`. Accounts, sessions and admission stay on the
-/// in-memory `DemoSystem` unless the backend brings its own clients for them
-/// (``DemoBackendClients/auth``, ``DemoBackendClients/authoring``).
+/// (``MemoryBackend``) or a live one (a Git remote, a demo server over HTTP, a Fossil server),
+/// each in its own module under `Sources/DemoBackends/<Backend>`. Accounts, sessions and
+/// admission stay on the in-memory `DemoSystem` unless the backend brings its own clients for
+/// them (``DemoBackendClients/auth``, ``DemoBackendClients/authoring``).
 ///
 /// A host (demo-cli) picks one and builds the application's store over its clients:
 ///
@@ -17,8 +17,8 @@ import WorkspaceDemoFeature
 ///   catalogue: clients.catalogue, localData: clients.localData)
 /// ```
 public protocol DemoBackend: Sendable {
-  /// Where the catalogue lives, as the state file records it and people are told it; `nil`
-  /// for the in-memory system (whose catalogue is saved with the system itself).
+  /// Where the catalogue lives (a path or a URL), as the state file records it; `nil` for the
+  /// in-memory system (whose catalogue is saved with the system itself).
   var remote: String? { get }
 
   /// The application's clients on this backend.
@@ -31,9 +31,17 @@ public protocol DemoBackend: Sendable {
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients
 
+  /// The backend's short name, as `--backend` takes it and a state file records it
+  /// (`memory`, `git`, `http`, `fossil`).
+  var name: String { get }
+
+  /// Where the demo runs, as people are told it: `an in-memory system`, `the Git remote
+  /// PATH`, `the demo server URL`, `the Fossil server URL`.
+  var placeDescription: String { get }
+
   /// Whether a session saved in a state file is still a session in the next run. `false` for
-  /// a backend whose sessions live in a server's cookies, which are never written to disk: a
-  /// reopened state file then starts signed out. Default `true`.
+  /// a backend whose sessions live only in the process's memory (a server's cookies, which
+  /// are never written to disk): a reopened state file then starts signed out. Default `true`.
   var keepsSessionsAcrossRuns: Bool { get }
 }
 

@@ -1,7 +1,8 @@
 import ComposableWorkspace
 
 /// What a backend tells its host on its own, between the host's commands: what its server
-/// announced on a live channel, and that the server ended the session.
+/// announced on a live channel (or what the backend saw by watching it), and that the server
+/// ended the session.
 ///
 /// The host drains it after every command (and may wait for one announcement):
 ///
@@ -21,14 +22,21 @@ public protocol LiveChannel: Sendable {
   func wait(
     timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
   ) async -> BackendAnnouncement?
-  /// Stops following the server (its connection is closed); idempotent.
+  /// Stops following the server (its connection is closed, its polling ends); idempotent.
   func close() async
+  /// How the channel learns of changes, as people are told it: `announced by the server on
+  /// its event stream (SSE), not polled`, `seen by polling the server…`.
+  var source: String { get }
 }
 
 /// One thing a backend announced.
 public enum BackendAnnouncement: Sendable, Equatable {
   /// The server announced a change on its live channel.
   case notice(LiveNotice)
+  /// A branch's newest revision as the backend saw it by watching a server that has no live
+  /// channel: first when the watch starts, then each time it changes. Who moved it, and why,
+  /// is not known; the host compares it with the workspace's baseline ("refresh available").
+  case branchHead(WorkspaceBranchReference)
   /// The server ended the session (a session call answered 401): the application must treat
   /// the person as signed out. Announced once per session.
   case sessionEnded(reason: String)

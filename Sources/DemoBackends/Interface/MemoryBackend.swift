@@ -8,6 +8,10 @@ public struct MemoryBackend: DemoBackend {
 
   public var remote: String? { nil }
 
+  public var name: String { "memory" }
+
+  public var placeDescription: String { "an in-memory system" }
+
   public func clients(
     system: DemoSystem,
     credentials: DemoCredentials,

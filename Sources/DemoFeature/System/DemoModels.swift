@@ -4,7 +4,9 @@ import Foundation
 public struct DemoAccount: Sendable, Hashable {
   public let username: String
   public let displayName: String
-  let password: String
+  /// The account's password: a live backend (a Fossil server the demo creates) is given its
+  /// accounts from this list.
+  public let password: String
   /// The admission policy: authors may edit and propose; readers may only read.
   public let mayAuthor: Bool
 

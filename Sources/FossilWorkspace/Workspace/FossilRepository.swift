@@ -3,10 +3,13 @@ import WorkspaceHTTP
 
 /// The repository requests the workspace client makes, over a ``FossilSession``: check-ins,
 /// branch heads, file lists and contents to read; a branch and single-file check-ins
-/// (`/fileedit/commit`, Fossil's "mini check-in") to write. Every one is a session call, so a
-/// login the server stopped honouring ends the session (`HTTPSessionError.signedOut`).
+/// (`/fileedit/commit`, Fossil's "mini check-in") to write. Writes are session calls, so a
+/// login the server stopped honouring ends the session (`HTTPSessionError.signedOut`); reads
+/// are too unless made with `.public` access (a host's reads, which work signed out when the
+/// server lets `nobody` read).
 struct FossilRepository: Sendable {
   let session: FossilSession
+  var access: HTTPRequest.Access = .session
 
   /// A check-in as `/json/artifact` describes it.
   struct CheckIn: Decodable, Hashable, Sendable {
@@ -44,7 +47,7 @@ struct FossilRepository: Sendable {
   /// The check-in `name` names (a hash, a prefix, `tag:<branch>` for a branch's newest).
   func checkIn(_ name: String) async throws -> CheckIn {
     let checkIn: CheckIn = try await session.json(
-      .get("/json/artifact", query: [URLQueryItem(name: "name", value: name)]))
+      .get("/json/artifact", query: [URLQueryItem(name: "name", value: name)], access: access))
     guard checkIn.type == nil || checkIn.type == "checkin", Self.isHash(checkIn.uuid) else {
       throw FossilError.unexpectedAnswer(
         request: "GET /json/artifact", reason: "\(name) is not a check-in")
@@ -82,7 +85,8 @@ struct FossilRepository: Sendable {
 
   /// The raw bytes of artifact `hash` (a manifest, or a file's content).
   func artifact(_ hash: String) async throws -> Data {
-    let request = HTTPRequest.get("/raw", query: [URLQueryItem(name: "name", value: hash)])
+    let request = HTTPRequest.get(
+      "/raw", query: [URLQueryItem(name: "name", value: hash)], access: access)
     let response = try await session.send(request)
     switch response.status {
     case 200: return response.body
@@ -95,7 +99,7 @@ struct FossilRepository: Sendable {
   func branches() async throws -> [String] {
     struct Listing: Decodable { var branches: [String] }
     let listing: Listing = try await session.json(
-      .get("/json/branch/list", query: [URLQueryItem(name: "range", value: "all")]))
+      .get("/json/branch/list", query: [URLQueryItem(name: "range", value: "all")], access: access))
     return listing.branches
   }
 
@@ -107,7 +111,7 @@ struct FossilRepository: Sendable {
         "/json/timeline/checkin",
         query: [
           URLQueryItem(name: "tag", value: branch), URLQueryItem(name: "limit", value: "\(limit)"),
-        ]))
+        ], access: access))
     return answer.timeline ?? []
   }
 

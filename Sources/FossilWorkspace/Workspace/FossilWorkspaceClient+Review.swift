@@ -37,7 +37,7 @@ extension FossilWorkspaceClient {
   /// ``FossilWorkspaceError/mergeConflict(proposal:paths:)``. Merging a merged proposal
   /// answers the current head and changes nothing.
   public func merge(proposalID: String) async throws -> WorkspaceBranchReference {
-    let context = try await authorized(askingServer: false)
+    try await authorized(askingServer: false)
     return try await revokingOnRefusal {
       try await authorized(askingServer: true)
       let name = proposalBranch(named: proposalID)
@@ -52,8 +52,8 @@ extension FossilWorkspaceClient {
         throw FossilWorkspaceError.unsupportedChanges(paths: unsupported.sorted())
       }
       let comment =
-        "Merge \(proposal.title.isEmpty ? name : proposal.title) (reviewed by \(context.identity.rawValue))"
-        + "\n\n" + ProposalMarker.mergeLine(of: name)
+        "Merge “\(proposal.title.isEmpty ? name : proposal.title)”\n\n"
+        + ProposalMarker.mergeLine(of: name)
       for _ in 0..<ProposalPublication.rounds {
         guard let head = try await repository.head(of: proposal.target.branch.rawValue) else {
           throw FossilWorkspaceError.branchNotFound(proposal.target.branch)

@@ -24,18 +24,18 @@ struct StateFile: Codable, Equatable, Sendable {
   var workspace: WorkspaceState<EventWorkingCopy>
   /// The records created from this workspace, in order.
   var proposals: [ProposalRecord]
-  /// The Git remote the catalogue and the workspace were on; `nil` for the in-memory system
+  /// The Git remote or the server the catalogue was on; `nil` for the in-memory system
   /// (whose catalogue is in ``system``). A file is reopened only with the same backend.
   var remote: String?
   /// The publication attempt whose outcome was not known when the file was written: sent again
   /// (same key) when the file is reopened. See ``PublicationJournal``.
   var pendingPublication: PublicationIntent?
-  /// Which backend ``remote`` is: ``httpBackend`` for a demo server; `nil` for a Git remote
-  /// (and in files written before there was another).
+  /// Which backend ``remote`` is, by its `--backend` name (`git`, `http`, `fossil`); `nil` for
+  /// the in-memory system, and for a Git remote in files written before there was another.
   var backend: String?
 
-  /// ``backend`` for a demo server over HTTP.
-  static let httpBackend = "http"
+  /// The `--backend` name of the backend the file was made with.
+  var backendName: String { backend ?? (remote == nil ? "memory" : "git") }
 
   init(
     system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,

@@ -1,10 +1,16 @@
 import ComposableCore
-import DemoBackendInterface
 import Foundation
 
 /// The announcements a backend made, kept in order: drained once each by the host, and
-/// awaitable (boundedly) one by one.
-final class AnnouncementInbox: Sendable {
+/// awaitable (boundedly) one by one. The store behind a ``LiveChannel``: the backend appends,
+/// the channel's `drain` and `wait` read.
+///
+/// ```swift
+/// let inbox = AnnouncementInbox()
+/// inbox.append(.branchHead(WorkspaceBranchReference(branch: "published", revision: head)))
+/// inbox.drain()   // [.branchHead(published@…)], and [] on the next call
+/// ```
+public final class AnnouncementInbox: Sendable {
   private struct Waiter {
     let match: @Sendable (BackendAnnouncement) -> Bool
     let continuation: CheckedContinuation<BackendAnnouncement?, Never>
@@ -18,7 +24,10 @@ final class AnnouncementInbox: Sendable {
 
   private let state = LockIsolated(State())
 
-  func append(_ announcement: BackendAnnouncement) {
+  public init() {}
+
+  /// Keeps `announcement` and wakes the waits it matches.
+  public func append(_ announcement: BackendAnnouncement) {
     let woken = state.withValue { state -> [Waiter] in
       state.all.append(announcement)
       let matching = state.waiters.filter { $0.value.match(announcement) }
@@ -28,14 +37,17 @@ final class AnnouncementInbox: Sendable {
     for waiter in woken { waiter.continuation.resume(returning: announcement) }
   }
 
-  func drain() -> [BackendAnnouncement] {
+  /// The announcements appended since the previous call, oldest first.
+  public func drain() -> [BackendAnnouncement] {
     state.withValue { state in
       defer { state.drained = state.all.count }
       return Array(state.all[state.drained...])
     }
   }
 
-  func wait(
+  /// The first announcement, drained or not, that `match` accepts — at once if one was
+  /// appended already, else as soon as it is — or `nil` after `timeout`.
+  public func wait(
     timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
   ) async -> BackendAnnouncement? {
     let id = UUID()
