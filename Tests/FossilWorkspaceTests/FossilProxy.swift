@@ -21,6 +21,8 @@ final class FossilProxy: Sendable {
     var after: @Sendable () async -> Void = {}
     /// Whether the client gets no answer (the connection closes without a byte).
     var loseAnswer = false
+    /// What the client gets instead of the server's answer (garbage, say).
+    var replacement: HTTPServerResponse? = nil
   }
 
   private let server: LoopbackHTTPServer
@@ -42,7 +44,7 @@ final class FossilProxy: Sendable {
         response = await Self.forward(request, to: upstream.current, with: session)
       }
       await interception.after()
-      return interception.loseAnswer ? .closeWithoutAnswer : response
+      return interception.loseAnswer ? .closeWithoutAnswer : interception.replacement ?? response
     }
   }
 

@@ -197,3 +197,53 @@ enum KillPoint: String, Sendable, CustomTestStringConvertible {
     }
   }
 }
+
+@Suite("Fossil answering garbage")
+struct GarbageAnswerTests {
+  static let garbage = HTTPServerResponse(
+    status: 200, headers: ["Content-Type": "text/html"],
+    body: .bytes(Data("<html><body>Service temporarily replaced</body></html>\u{0}".utf8)))
+
+  @Test func aGarbledAnswerDuringPreparationLeavesNoHalfMadeWorkingCopy() async throws {
+    try await FossilFixture.with { fixture in
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let session = try await fixture.signedIn(FossilFixture.ada, at: proxy.baseURL)
+      let fossil = FossilWorkspaceClient(
+        session: session, configuration: FossilWorkspaceConfiguration(root: fixture.workspaces()),
+        capability: { .editor(FossilFixture.ada) })
+      proxy.intercept { request in
+        request.path == "/raw" ? FossilProxy.Interception(replacement: Self.garbage) : nil
+      }
+      let error = await #expect(throws: FossilError.self) { try await fossil.prepareSource("garbled") }
+      #expect(error == .unexpectedAnswer(request: "GET /raw (manifest)", reason: "it holds no card"))
+      #expect(!FileManager.default.fileExists(atPath: fossil.workingCopy(for: "garbled").folder.path))
+      proxy.intercept { _ in nil }
+      let prepared = try await fossil.prepareSource("garbled")
+      #expect(prepared.baseline.revision == (try await fixture.head(of: "trunk")))
+      await proxy.stop()
+    }
+  }
+
+  @Test func aGarbledAnswerToTheCheckInIsAClearErrorAndTheRetryMakesOneRecord() async throws {
+    try await FossilFixture.with { fixture in
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
+      try harness.edit("a.txt", "alpha, garbled\n")
+      let changes = try await harness.capture()
+      let request = WorkspaceHarness.request()
+      proxy.intercept { incoming in
+        incoming.path == "/fileedit/commit" && incoming.formFields["dry_run"] == "0"
+          ? FossilProxy.Interception(replacement: Self.garbage) : nil
+      }
+      let error = await #expect(throws: FossilError.self) {
+        try await harness.fossil.publishProposal(harness.source, harness.baseline, changes, request)
+      }
+      #expect(error == .unexpectedAnswer(request: "POST /fileedit/commit", reason: "no new check-in in it"))
+      proxy.intercept { _ in nil }
+      let record = try await harness.fossil.publishProposal(
+        harness.source, harness.baseline, changes, request)
+      #expect(try await fixture.proposalBranches() == [record.id])
+      await proxy.stop()
+    }
+  }
+}

@@ -148,6 +148,6 @@ private func proposalRequest() -> ProposalRequest {
 
 /// The last value a repetition produced (closures in `measureInterleavedAsync` store here).
 @MainActor
-private final class Latest<Value> {
+final class Latest<Value> {
   var value: Value?
 }

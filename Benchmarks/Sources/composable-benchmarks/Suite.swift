@@ -7,7 +7,7 @@ enum Suite {
   /// scoped store, whose figures are compared with each other.
   static let names = [
     "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo", "http",
-    "git",
+    "fossil", "git",
   ]
 
   @MainActor
@@ -143,6 +143,19 @@ enum Suite {
           target: .atMost(1.3)),
         Figure("sse_events_per_s", http.eventsPerSecond, unit: "1/s"),
         Figure("pkce_signin_ms", http.signIn, unit: "ms"),
+      ]
+    }
+    if wanted("fossil") {
+      progress("fossil")
+      let fossil = try await benchmarkFossil(repetitions: reps(21))
+      figures += [
+        Figure("fossil_publish_ms", fossil.publish, unit: "ms"),
+        Figure("fossil_publish_plain_ms", fossil.publishPlain, unit: "ms"),
+        Figure(
+          "fossil_publish_ratio", ratio(fossil.publish, fossil.publishPlain), unit: "x",
+          target: .atMost(1.5)),
+        Figure("fossil_signin_ms", fossil.signIn, unit: "ms"),
+        Figure("fossil_signin_plain_ms", fossil.signInPlain, unit: "ms"),
       ]
     }
     // Last: it writes 10,000 files and spawns git processes, which the others need not meet.
