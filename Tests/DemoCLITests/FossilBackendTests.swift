@@ -1,6 +1,6 @@
 import DemoFossilBackend
-import Foundation
 import FossilWorkspace
+import Foundation
 import Testing
 
 @testable import demo_cli
@@ -10,7 +10,9 @@ import Testing
 @MainActor
 @Suite("The Fossil backend")
 struct FossilBackendTests {
-  @Test("The walk on a new Fossil server: P1 and P2 against the first check-in, the reviewer's merge, the notice, the refresh, P3")
+  @Test(
+    "The walk on a new Fossil server: P1 and P2 against the first check-in, the reviewer's merge, the notice, the refresh, P3"
+  )
   func walk() async throws {
     let run = await runCLI(["--backend", "fossil", "--remote", "new"])
     let repository = run.output.firstMatch(of: #/the repository stays: fossil ui (\S+)/#)?.1
@@ -24,10 +26,13 @@ struct FossilBackendTests {
     #expect(run.errors.isEmpty, "\(run.errors)")
     let text = run.output
     #expect(!text.contains("✗"), "\(text)")
-    let url = try #require(text.firstMatch(of: #/remote: (http://127\.0\.0\.1:\d+) \(a new Fossil/#)?.1)
-    let first = try #require(text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
+    let url = try #require(
+      text.firstMatch(of: #/remote: (http://127\.0\.0\.1:\d+) \(a new Fossil/#)?.1)
+    let first = try #require(
+      text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
     let second = try #require(
-      text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?.1)
+      text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
+        .1)
     #expect(first != second)
     let key = "proposal-[0-9a-f-]{36}"
     let expected: [Regex<AnyRegexOutput>] = try [
@@ -53,7 +58,8 @@ struct FossilBackendTests {
     ].map { try Regex(String($0)) }
     var rest = text[...]
     for pattern in expected {
-      let match = try #require(rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
+      let match = try #require(
+        rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
       rest = rest[match.range.upperBound...]
     }
     // The server demo-cli started is stopped.
@@ -73,7 +79,8 @@ struct FossilBackendTests {
     #expect(run.status == 1, "\(run.output)")
     #expect(
       run.output.contains(
-        #"authoring denied: linus may not check in to this repository (capabilities "o"): read-only; signed in read-only"#),
+        #"authoring denied: linus may not check in to this repository (capabilities "o"): read-only; signed in read-only"#
+      ),
       "\(run.output)")
     #expect(
       run.output.contains("sign-in refused: The Fossil server refused the sign-in: Login failed"),
@@ -88,8 +95,11 @@ struct FossilBackendTests {
     #expect(run.status == 1)
     #expect(
       run.errors
-        == "demo-cli: --remote ftp://example.invalid/repo is not a usable Fossil server: it is not an http(s) URL\n")
-    #expect(throws: UsageError.fossilWithoutRemote) { try Invocation.parse(["--backend", "fossil"]) }
+        == "demo-cli: --remote ftp://example.invalid/repo is not a usable Fossil server: it is not an http(s) URL\n"
+    )
+    #expect(throws: UsageError.fossilWithoutRemote) {
+      try Invocation.parse(["--backend", "fossil"])
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import ComposableAuthoring
 import ComposableWorkspace
-import Foundation
 import FossilWorkspace
+import Foundation
 import Testing
 import WorkspaceHTTP
 
@@ -26,7 +26,9 @@ struct AdmissionTests {
       let denial = await #expect(throws: AdmissionDenied.self) {
         try await FossilAdmission(session: session).requestAdmission()
       }
-      #expect(denial?.reason == #"linus may not check in to this repository (capabilities "o"): read-only"#)
+      #expect(
+        denial?.reason
+          == #"linus may not check in to this repository (capabilities "o"): read-only"#)
     }
   }
 

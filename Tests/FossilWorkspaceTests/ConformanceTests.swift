@@ -2,8 +2,8 @@ import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
 import ComposableWorkspaceTesting
-import Foundation
 import FossilWorkspace
+import Foundation
 import Testing
 
 @Suite("Fossil conformance kit")

@@ -100,7 +100,9 @@ struct FossilFixture: Sendable {
     let output = try await repository.sql(
       "SELECT substr(tagname, 5) FROM tag WHERE tagname LIKE 'sym-proposal-%';")
     return Set(
-      output.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "' ")) })
+      output.split(separator: "\n").map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: "' "))
+      })
   }
 
   /// `account` checks `content` in as `path` on the newest check-in of `branch`, over HTTP
@@ -111,9 +113,14 @@ struct FossilFixture: Sendable {
   ) async throws -> String {
     let session = try await signedIn(account)
     let repository = FossilRepository(session: session)
-    guard let head = try await repository.head(of: branch) else { throw FossilError.notFound(request: branch) }
-    let file = FossilRepository.FileContent(path: path, content: Data(content.utf8), executable: false)
-    guard case .committed(let next) = try await repository.commit(file, onto: head.uuid, comment: "By \(account.name)")
+    guard let head = try await repository.head(of: branch) else {
+      throw FossilError.notFound(request: branch)
+    }
+    let file = FossilRepository.FileContent(
+      path: path, content: Data(content.utf8), executable: false)
+    guard
+      case .committed(let next) = try await repository.commit(
+        file, onto: head.uuid, comment: "By \(account.name)")
     else { throw FossilError.unexpectedAnswer(request: "commit", reason: "not committed") }
     return next
   }

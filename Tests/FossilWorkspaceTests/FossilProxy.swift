@@ -81,7 +81,8 @@ final class FossilProxy: Sendable {
     for field in request.headers {
       switch field.name.lowercased() {
       case "host", "content-length", "connection": continue
-      case "referer": forwarded.setValue(upstream.absoluteString + "/", forHTTPHeaderField: "Referer")
+      case "referer":
+        forwarded.setValue(upstream.absoluteString + "/", forHTTPHeaderField: "Referer")
       default: forwarded.addValue(field.value, forHTTPHeaderField: field.name)
       }
     }

@@ -1,7 +1,7 @@
 import ComposableCore
 import ComposableTesting
-import Foundation
 import FossilWorkspace
+import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing
@@ -13,7 +13,9 @@ struct HeadWatcherTests {
     try await FossilFixture.with { fixture in
       let session = try await fixture.signedIn(FossilFixture.ada)
       let clock = TestClock()
-      let updates = withDependencies { $0.clock = clock } operation: {
+      let updates = withDependencies {
+        $0.clock = clock
+      } operation: {
         FossilHeadWatcher(session: session, interval: .seconds(2)).updates(of: "trunk")
       }
       var iterator = updates.makeAsyncIterator()
@@ -31,7 +33,9 @@ struct HeadWatcherTests {
     let session = FossilSession(baseURL: down.baseURL)
     let clock = TestClock()
     let backoff = Backoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0)
-    let updates = withDependencies { $0.clock = clock } operation: {
+    let updates = withDependencies {
+      $0.clock = clock
+    } operation: {
       FossilHeadWatcher(session: session, backoff: backoff).updates(of: "trunk")
     }
     var iterator = updates.makeAsyncIterator()

@@ -17,8 +17,9 @@ struct LocalServerTests {
       let server = try await LocalFossilServer.start(
         serving: fixture.repository, candidates: [busy, nil], readyWithin: .seconds(15))
       #expect(server.port != busy)
-      #expect(try await FossilSession(baseURL: server.baseURL).projectCode()
-        == (try await fixture.repository.projectCode()))
+      #expect(
+        try await FossilSession(baseURL: server.baseURL).projectCode()
+          == (try await fixture.repository.projectCode()))
       await server.stop()
       await squatter.stop()
     }

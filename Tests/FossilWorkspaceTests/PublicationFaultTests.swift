@@ -26,10 +26,17 @@ struct PublicationFaultTests {
       #expect(record.target == harness.baseline)
       #expect(try await fixture.proposalBranches() == [record.id])
       // The proposal holds both files on top of the baseline; trunk did not move.
-      let files = try await FossilRepository(session: harness.session).files(of: record.contentRevision)
+      let files = try await FossilRepository(session: harness.session).files(
+        of: record.contentRevision)
       let repository = FossilRepository(session: harness.session)
-      #expect(String(decoding: try await repository.artifact(try #require(files["a.txt"]).hash), as: UTF8.self) == "alpha, edited\n")
-      #expect(String(decoding: try await repository.artifact(try #require(files["b.txt"]).hash), as: UTF8.self) == "bravo, edited\n")
+      #expect(
+        String(
+          decoding: try await repository.artifact(try #require(files["a.txt"]).hash), as: UTF8.self)
+          == "alpha, edited\n")
+      #expect(
+        String(
+          decoding: try await repository.artifact(try #require(files["b.txt"]).hash), as: UTF8.self)
+          == "bravo, edited\n")
       #expect(try await fixture.head(of: "trunk") == harness.baseline.revision)
     }
   }
@@ -40,9 +47,10 @@ struct PublicationFaultTests {
       try harness.edit("a.txt", "alpha, mine\n")
       let changes = try await harness.capture()
       let moved = try await fixture.checkIn("other.txt", "grace was here\n", on: "trunk")
-      await #expect(throws: WorkspaceHeadMismatch(
-        expected: harness.baseline,
-        actual: WorkspaceBranchReference(branch: "trunk", revision: moved))
+      await #expect(
+        throws: WorkspaceHeadMismatch(
+          expected: harness.baseline,
+          actual: WorkspaceBranchReference(branch: "trunk", revision: moved))
       ) {
         try await harness.fossil.publishProposal(
           harness.source, harness.baseline, changes, WorkspaceHarness.request())
@@ -58,7 +66,9 @@ struct PublicationFaultTests {
     KillPoint.beforeBranchCreation, .afterBranchCreation, .afterFirstFileCheckIn,
     .beforeSecondFileCheckIn,
   ])
-  func theServerKilledDuringPublishAndRestartedGivesExactlyOneRecord(_ point: KillPoint) async throws {
+  func theServerKilledDuringPublishAndRestartedGivesExactlyOneRecord(_ point: KillPoint)
+    async throws
+  {
     try await FossilFixture.with { fixture in
       let proxy = try FossilProxy(upstream: fixture.baseURL)
       let restarted = LockIsolated<LocalFossilServer?>(nil)
@@ -73,7 +83,8 @@ struct PublicationFaultTests {
           point.matches(incoming, seen) ? point.interception(killing: fixture.server) : nil
         }
         await #expect(throws: FossilUnavailable.self) {
-          try await harness.fossil.publishProposal(harness.source, harness.baseline, changes, request)
+          try await harness.fossil.publishProposal(
+            harness.source, harness.baseline, changes, request)
         }
         #expect(fixture.server.hasExited)
         proxy.intercept { _ in nil }
@@ -88,7 +99,10 @@ struct PublicationFaultTests {
         #expect(again == record)
         let repository = FossilRepository(session: harness.session)
         let files = try await repository.files(of: record.contentRevision)
-        #expect(String(decoding: try await repository.artifact(try #require(files["b.txt"]).hash), as: UTF8.self) == "bravo, proposed\n")
+        #expect(
+          String(
+            decoding: try await repository.artifact(try #require(files["b.txt"]).hash),
+            as: UTF8.self) == "bravo, proposed\n")
       } catch {
         await restarted.current?.stop()
         await proxy.stop()
@@ -214,9 +228,13 @@ struct GarbageAnswerTests {
       proxy.intercept { request in
         request.path == "/raw" ? FossilProxy.Interception(replacement: Self.garbage) : nil
       }
-      let error = await #expect(throws: FossilError.self) { try await fossil.prepareSource("garbled") }
-      #expect(error == .unexpectedAnswer(request: "GET /raw (manifest)", reason: "it holds no card"))
-      #expect(!FileManager.default.fileExists(atPath: fossil.workingCopy(for: "garbled").folder.path))
+      let error = await #expect(throws: FossilError.self) {
+        try await fossil.prepareSource("garbled")
+      }
+      #expect(
+        error == .unexpectedAnswer(request: "GET /raw (manifest)", reason: "it holds no card"))
+      #expect(
+        !FileManager.default.fileExists(atPath: fossil.workingCopy(for: "garbled").folder.path))
       proxy.intercept { _ in nil }
       let prepared = try await fossil.prepareSource("garbled")
       #expect(prepared.baseline.revision == (try await fixture.head(of: "trunk")))
@@ -238,11 +256,45 @@ struct GarbageAnswerTests {
       let error = await #expect(throws: FossilError.self) {
         try await harness.fossil.publishProposal(harness.source, harness.baseline, changes, request)
       }
-      #expect(error == .unexpectedAnswer(request: "POST /fileedit/commit", reason: "no new check-in in it"))
+      #expect(
+        error
+          == .unexpectedAnswer(request: "POST /fileedit/commit", reason: "no new check-in in it"))
       proxy.intercept { _ in nil }
       let record = try await harness.fossil.publishProposal(
         harness.source, harness.baseline, changes, request)
       #expect(try await fixture.proposalBranches() == [record.id])
+      await proxy.stop()
+    }
+  }
+}
+
+@Suite("Fossil's own stale-parent refusal")
+struct StaleParentTests {
+  /// Another user checks in on the target between the client's head check and its dry run:
+  /// Fossil itself refuses the baseline (no longer a leaf), and nothing is created.
+  @Test func aCheckInLandingAfterTheHeadCheckIsRefusedByTheServer() async throws {
+    try await FossilFixture.with { fixture in
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
+      try harness.edit("a.txt", "alpha, raced\n")
+      let changes = try await harness.capture()
+      let moved = LockIsolated<String?>(nil)
+      proxy.intercept { request in
+        guard request.path == "/fileedit/commit", request.formFields["dry_run"] == "1" else {
+          return nil
+        }
+        return FossilProxy.Interception(before: {
+          moved.setValue(try? await fixture.checkIn("other.txt", "raced\n", on: "trunk"))
+        })
+      }
+      let mismatch = await #expect(throws: WorkspaceHeadMismatch.self) {
+        try await harness.fossil.publishProposal(
+          harness.source, harness.baseline, changes, WorkspaceHarness.request())
+      }
+      let actual = try #require(moved.current)
+      #expect(mismatch?.expected == harness.baseline)
+      #expect(mismatch?.actual == WorkspaceBranchReference(branch: "trunk", revision: actual))
+      #expect(try await fixture.proposalBranches().isEmpty)
       await proxy.stop()
     }
   }

@@ -49,7 +49,9 @@ struct ReviewTests {
       let record = try await harness.fossil.publishProposal(
         harness.source, harness.baseline, try await harness.capture(), WorkspaceHarness.request())
       let moved = try await fixture.checkIn("a.txt", "alpha, theirs\n", on: "trunk")
-      await #expect(throws: FossilWorkspaceError.mergeConflict(proposal: record.id, paths: ["a.txt"])) {
+      await #expect(
+        throws: FossilWorkspaceError.mergeConflict(proposal: record.id, paths: ["a.txt"])
+      ) {
         try await harness.fossil.merge(proposalID: record.id)
       }
       #expect(try await fixture.head(of: "trunk") == moved)

@@ -58,7 +58,8 @@ struct SecretsTests {
         session: session, configuration: FossilWorkspaceConfiguration(root: fixture.workspaces()),
         capability: { .editor(FossilFixture.ada) })
       let prepared = try await fossil.prepareSource("secrets")
-      try Data("alpha, logged\n".utf8).write(to: prepared.source.files.appendingPathComponent("a.txt"))
+      try Data("alpha, logged\n".utf8).write(
+        to: prepared.source.files.appendingPathComponent("a.txt"))
       let changes = try await fossil.captureChanges(prepared.source, prepared.baseline)
       _ = try await fossil.publishProposal(
         prepared.source, prepared.baseline, changes, WorkspaceHarness.request())

@@ -1,6 +1,6 @@
 import ComposableCore
-import Foundation
 import FossilWorkspace
+import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
 import Testing

@@ -59,7 +59,10 @@ struct WorkingCopyTests {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)
       let festival = try await harness.fossil.selectBranch(harness.source, "festival")
-      #expect(festival == WorkspaceBranchReference(branch: "festival", revision: try await fixture.head(of: "festival")))
+      #expect(
+        festival
+          == WorkspaceBranchReference(
+            branch: "festival", revision: try await fixture.head(of: "festival")))
       #expect(try harness.read("festival.txt") == "programme\n")
       #expect(try await harness.fossil.captureChanges(harness.source, festival).isEmpty)
       await #expect(throws: FossilWorkspaceError.branchNotFound("no-such-branch")) {
@@ -67,7 +70,9 @@ struct WorkingCopyTests {
       }
       let trunk = try await harness.fossil.selectBranch(harness.source, "trunk")
       #expect(trunk == harness.baseline)
-      #expect(!FileManager.default.fileExists(atPath: harness.source.files.appendingPathComponent("festival.txt").path))
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: harness.source.files.appendingPathComponent("festival.txt").path))
     }
   }
 
@@ -75,7 +80,8 @@ struct WorkingCopyTests {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)
       try FileManager.default.createSymbolicLink(
-        atPath: harness.source.files.appendingPathComponent("link").path, withDestinationPath: "/etc")
+        atPath: harness.source.files.appendingPathComponent("link").path,
+        withDestinationPath: "/etc")
       await #expect(throws: FossilWorkspaceError.unsupportedEntry(path: "link")) {
         try await harness.capture()
       }

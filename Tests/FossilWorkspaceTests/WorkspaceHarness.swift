@@ -1,8 +1,8 @@
 import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
-import Foundation
 import FossilWorkspace
+import Foundation
 
 /// A Fossil workspace client signed in as ada on a fixture's server (or through a proxy), with
 /// a capability the test controls, and a prepared workspace.
@@ -22,7 +22,8 @@ struct WorkspaceHarness: Sendable {
     let capability = LockIsolated<AuthoringContext?>(.editor(FossilFixture.ada))
     let fossil = FossilWorkspaceClient(
       session: session,
-      configuration: FossilWorkspaceConfiguration(root: fixture.workspaces("ws-\(UUID().uuidString)")),
+      configuration: FossilWorkspaceConfiguration(
+        root: fixture.workspaces("ws-\(UUID().uuidString)")),
       capability: { capability.current })
     let prepared = try await fossil.prepareSource("catalogue")
     return WorkspaceHarness(

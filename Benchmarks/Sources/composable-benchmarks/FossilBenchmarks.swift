@@ -62,7 +62,8 @@ private func measureFossil(_ server: FossilBenchmarkServer, repetitions: Int) as
   let edited = try Data(contentsOf: file) + Data("{\"edited\": true}\n".utf8)
   try edited.write(to: file)
   let changes = try await client.captureChanges(prepared.source, prepared.baseline)
-  try check(changes.changes.map(\.description) == ["M catalogue.json"], "fossil capture: \(changes)")
+  try check(
+    changes.changes.map(\.description) == ["M catalogue.json"], "fossil capture: \(changes)")
   let plain = try await PlainFossil.signIn(server.url, password: server.password)
 
   let published = Latest<ProposalRecord>()
@@ -204,7 +205,8 @@ struct PlainFossil {
       "filename": "catalogue.json", "content": text, "comment": "Edit the catalogue",
       "allow_fork": "0", "exec_bit": "0",
     ]
-    _ = try await post("/fileedit/commit", form: form.merging(["checkin": baseline, "dry_run": "1"]) { $1 })
+    _ = try await post(
+      "/fileedit/commit", form: form.merging(["checkin": baseline, "dry_run": "1"]) { $1 })
     let created = try await post(
       "/json/branch/create",
       json: ["payload": ["name": branch, "basis": baseline]])
@@ -222,9 +224,13 @@ struct PlainFossil {
     (answer["payload"] as? [String: Any])?["uuid"] as? String ?? ""
   }
 
-  private func json(get path: String, _ query: [String: String] = [:]) async throws -> [String: Any] {
-    var components = URLComponents(url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
-    if !query.isEmpty { components?.queryItems = query.map { URLQueryItem(name: $0.key, value: $0.value) } }
+  private func json(get path: String, _ query: [String: String] = [:]) async throws -> [String: Any]
+  {
+    var components = URLComponents(
+      url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+    if !query.isEmpty {
+      components?.queryItems = query.map { URLQueryItem(name: $0.key, value: $0.value) }
+    }
     guard let target = components?.url else { throw BenchmarkFailure("plain: bad URL") }
     var request = URLRequest(url: target)
     request.setValue(cookie, forHTTPHeaderField: "Cookie")

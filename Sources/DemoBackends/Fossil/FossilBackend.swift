@@ -50,7 +50,8 @@ public struct FossilBackend: DemoBackend {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
-    let configuration = FossilWorkspaceConfiguration(root: root, defaultBranch: Self.publishedBranch)
+    let configuration = FossilWorkspaceConfiguration(
+      root: root, defaultBranch: Self.publishedBranch)
     let capability = credentials.capability
     let fossil = FossilWorkspaceClient(
       session: session, configuration: configuration, capability: capability)

@@ -40,7 +40,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
       }
       let events = try CatalogueFile.decoded(data)
       return WorkspaceSession(
-        source: EventWorkingCopy(workspace: id, events: IdentifiedArray(events)), baseline: baseline)
+        source: EventWorkingCopy(workspace: id, events: IdentifiedArray(events)), baseline: baseline
+      )
     }
 
     @Sendable func changes(_ source: EventWorkingCopy, against revision: String) async throws
@@ -66,7 +67,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
         // the new head, and the edits are applied to its events.
         let edits = try await changes(source, against: baseline.revision)
         let file = copy.files.appendingPathComponent(CatalogueFile.path)
-        guard let pristine = try await reader.contents(of: CatalogueFile.path, at: baseline.revision)
+        guard
+          let pristine = try await reader.contents(of: CatalogueFile.path, at: baseline.revision)
         else { throw CatalogueFileError.unreadable("check-in \(baseline.revision) has none") }
         try pristine.write(to: file, options: .atomic)
         let installed: WorkspaceBranchReference

@@ -84,7 +84,10 @@ public struct FossilRemoteSetup: Sendable {
     let published = try await system.head(of: Self.publishedBranch).events
     let festival = try await system.head(of: Self.otherBranch).events
     try await repository.commit(
-      [CatalogueFile.path: try CatalogueFile.encoded(published), "README.md": Data(Self.readme.utf8)],
+      [
+        CatalogueFile.path: try CatalogueFile.encoded(published),
+        "README.md": Data(Self.readme.utf8),
+      ],
       message: "Publish the catalogue", user: "demo-cli", branch: Self.publishedBranch)
     try await repository.commit(
       [CatalogueFile.path: try CatalogueFile.encoded(festival)], message: "Plan the festival",

@@ -63,8 +63,8 @@ public struct FossilAdmission: Sendable {
   private func context(for user: FossilUser, grant: AuthoringGrant) throws -> AuthoringContext {
     guard user.capabilities.mayCheckIn else {
       throw AdmissionDenied(
-        reason:
-          "\(user.name) may not check in to this repository (capabilities \(user.capabilities)): read-only")
+        reason: "\(user.name) may not check in to this repository "
+          + "(capabilities \(user.capabilities)): read-only")
     }
     return AuthoringContext(
       identity: AuthoringIdentity(rawValue: user.name), grant: grant,

@@ -24,7 +24,8 @@ public struct FossilCommand: Sendable {
 
   /// A runner for `executable`, or the first `fossil` on `PATH` (`/usr/bin/fossil` when none).
   public init(executable: URL? = nil, home: URL? = nil, user: String = "workspace-admin") {
-    self.executable = executable ?? Self.findOnPath("fossil") ?? URL(fileURLWithPath: "/usr/bin/fossil")
+    self.executable =
+      executable ?? Self.findOnPath("fossil") ?? URL(fileURLWithPath: "/usr/bin/fossil")
     self.home = home
     self.user = user
   }
@@ -49,7 +50,8 @@ public struct FossilCommand: Sendable {
       throw FossilCommandError(arguments: arguments, status: -1, message: launch.description)
     }
     guard result.signal == nil, result.status == 0 else {
-      let message = [result.errorText, result.outputText]
+      let message =
+        [result.errorText, result.outputText]
         .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         .first { !$0.isEmpty } ?? "no message"
       throw FossilCommandError(

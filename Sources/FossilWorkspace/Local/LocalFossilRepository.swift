@@ -5,7 +5,8 @@ import Foundation
 /// needs one.
 ///
 /// ```swift
-/// let repository = try await LocalFossilRepository.create(at: scratch.appendingPathComponent("r.fossil"))
+/// let file = scratch.appendingPathComponent("r.fossil")
+/// let repository = try await LocalFossilRepository.create(at: file)
 /// try await repository.addUser("ada", capabilities: "io", password: password)
 /// try await repository.setSetting("fileedit-glob", to: "*")
 /// let server = try await LocalFossilServer.start(serving: repository)
@@ -105,7 +106,9 @@ public struct LocalFossilRepository: Sendable {
       try content.write(to: target)
     }
     try await fossil.run(["addremove"], in: checkout)
-    var arguments = ["commit", "-m", message, "--user-override", user, "--no-warnings", "--no-prompt"]
+    var arguments = [
+      "commit", "-m", message, "--user-override", user, "--no-warnings", "--no-prompt",
+    ]
     if let branch { arguments += ["--branch", branch] }
     let output = try await fossil.run(arguments, in: checkout).outputText
     try await fossil.run(["close", "--force"], in: checkout)

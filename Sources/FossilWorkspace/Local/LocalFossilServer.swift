@@ -197,7 +197,9 @@ public final class LocalFossilServer: Sendable {
     #else
       let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
-    guard descriptor >= 0 else { throw LocalFossilServerError.didNotStart("no socket for a port probe") }
+    guard descriptor >= 0 else {
+      throw LocalFossilServerError.didNotStart("no socket for a port probe")
+    }
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -224,7 +226,8 @@ public enum LocalFossilServerError: Error, Hashable, Sendable, CustomStringConve
 
   public var description: String {
     switch self {
-    case .portInUse(let port): "fossil server cannot listen on 127.0.0.1:\(port): the port is in use"
+    case .portInUse(let port):
+      "fossil server cannot listen on 127.0.0.1:\(port): the port is in use"
     case .didNotStart(let reason): "fossil server did not start: \(reason)"
     }
   }

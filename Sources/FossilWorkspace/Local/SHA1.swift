@@ -21,7 +21,8 @@ enum SHA1 {
           | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
       }
       for index in 16..<80 {
-        words[index] = rotate(words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], 1)
+        words[index] = rotate(
+          words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16], 1)
       }
       var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
       for index in 0..<80 {

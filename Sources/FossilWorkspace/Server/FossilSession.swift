@@ -33,8 +33,9 @@ public final class FossilSession: Sendable {
   private let projectCodeCache = LockIsolated<String?>(nil)
 
   /// A signed-out session with the Fossil server at `baseURL`.
-  public init(baseURL: URL, configuration: FossilSessionConfiguration = FossilSessionConfiguration())
-  {
+  public init(
+    baseURL: URL, configuration: FossilSessionConfiguration = FossilSessionConfiguration()
+  ) {
     self.baseURL = baseURL
     let reference = SessionReference()
     http = HTTPSession(
@@ -73,11 +74,13 @@ public final class FossilSession: Sendable {
       throw FossilError.unexpectedAnswer(request: request, reason: "it set no login cookie")
     }
     http.beginSession()
-    return FossilUser(name: answer.name, capabilities: FossilCapabilities(letters: answer.capabilities))
+    return FossilUser(
+      name: answer.name, capabilities: FossilCapabilities(letters: answer.capabilities))
   }
 
   /// Asks the server who this session's cookie signs in (a public whoami): the user, or `nil`
-  /// when the server answers `nobody` — then the session ends (its jar is cleared).
+  /// when the server answers `nobody` — then a session that was signed in ends (its jar is
+  /// cleared, its observers told).
   public func restore() async throws -> FossilUser? {
     let request = "GET /json/whoami"
     let response = try await transport(request) {
@@ -85,7 +88,9 @@ public final class FossilSession: Sendable {
     }
     let whoami = try FossilAnswer.payload(response, of: request, as: FossilSessionEnd.WhoAmI.self)
     guard whoami.name != FossilUser.nobodyName else {
-      http.endSession(.serverSignal("Fossil answers as nobody: the login is no longer honoured"))
+      if http.status.isSignedIn {
+        http.endSession(.serverSignal("Fossil answers as nobody: the login is no longer honoured"))
+      }
       return nil
     }
     http.beginSession()
@@ -101,7 +106,8 @@ public final class FossilSession: Sendable {
     let answer: Capabilities = try await json(.get("/json/cap"))
     return FossilUser(
       name: answer.name,
-      capabilities: FossilCapabilities(letters: answer.capabilities, effective: answer.permissionFlags))
+      capabilities: FossilCapabilities(
+        letters: answer.capabilities, effective: answer.permissionFlags))
   }
 
   /// Signs out: asks the server to log out (which ends this user's login everywhere), then

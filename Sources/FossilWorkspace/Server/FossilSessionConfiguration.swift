@@ -5,7 +5,8 @@ import WorkspaceHTTP
 /// ```swift
 /// let session = FossilSession(
 ///   baseURL: URL(string: "https://fossil.example.com/catalogue")!,
-///   configuration: FossilSessionConfiguration(timeout: .seconds(20), logger: HTTPLogger { print($0) }))
+///   configuration: FossilSessionConfiguration(
+///     timeout: .seconds(20), logger: HTTPLogger { print($0) }))
 /// ```
 public struct FossilSessionConfiguration: Sendable {
   /// The longest the server may stay silent during one request.

@@ -40,7 +40,8 @@ public struct FossilReader: Sendable {
   ///
   /// - Throws: ``FossilError/notFound(request:)`` when there is no such check-in.
   public func contents(of path: String, at revision: String) async throws -> Data? {
-    let checkIn = FossilRepository.isHash(revision) ? revision : try await repository.checkIn(revision).uuid
+    let checkIn =
+      FossilRepository.isHash(revision) ? revision : try await repository.checkIn(revision).uuid
     let files: [String: FossilManifest.Entry]
     if let known = manifests.withValue({ $0[checkIn] }) {
       files = known

@@ -141,7 +141,9 @@ extension FossilWorkspaceClient {
   }
 
   /// Checks a recorded baseline was made for `copy`'s server.
-  private func check(_ installed: WorkingCopyStore.InstalledBaseline, belongsTo copy: FossilWorkingCopy)
+  private func check(
+    _ installed: WorkingCopyStore.InstalledBaseline, belongsTo copy: FossilWorkingCopy
+  )
     throws
   {
     guard installed.server == copy.server else {

@@ -10,10 +10,12 @@ extension FossilWorkspaceClient {
     return try await serialized(source) {
       let store = self.store(source)
       guard let installed = try store.installed() else {
-        throw FossilWorkspaceError.notAWorkspace(path: source.folder.path, reason: "no baseline.json")
+        throw FossilWorkspaceError.notAWorkspace(
+          path: source.folder.path, reason: "no baseline.json")
       }
       guard installed.reference == baseline else {
-        throw FossilWorkspaceError.baselineNotInstalled(given: baseline, installed: installed.reference)
+        throw FossilWorkspaceError.baselineNotInstalled(
+          given: baseline, installed: installed.reference)
       }
       let working = try store.scan()
       var changes: [FossilFileChange] = []

@@ -107,7 +107,7 @@ struct ProposalPublication: Sendable {
       {
       case .committed: effective += 1
       case .unchanged: continue
-      case .staleParent: try await checkHead(orThrowAnyway: true)
+      case .staleParent: try await checkHead(refusedByServer: true)
       }
     }
     guard effective > 0 else { throw FossilWorkspaceError.nothingToPropose }
@@ -121,13 +121,18 @@ struct ProposalPublication: Sendable {
     return try await complete()
   }
 
-  /// Throws `WorkspaceHeadMismatch` when the target's newest check-in is not the baseline
-  /// (and, when Fossil said the baseline is no longer a leaf, even if it still is the newest).
-  private func checkHead(orThrowAnyway refusedByServer: Bool = false) async throws {
+  /// Throws `WorkspaceHeadMismatch` when the target's newest check-in is not the baseline.
+  /// When Fossil itself refused the baseline as no longer a leaf (`refusedByServer`) and the
+  /// newest check-in still is the baseline (a check-in on it dated earlier), throws
+  /// ``FossilWorkspaceError/baselineNotALeaf(_:)``.
+  private func checkHead(refusedByServer: Bool = false) async throws {
     guard let head = try await repository.head(of: baseline.branch.rawValue) else {
       throw FossilWorkspaceError.branchNotFound(baseline.branch)
     }
-    guard head.uuid != baseline.revision || refusedByServer else { return }
+    guard head.uuid != baseline.revision else {
+      if refusedByServer { throw FossilWorkspaceError.baselineNotALeaf(baseline) }
+      return
+    }
     throw WorkspaceHeadMismatch(
       expected: baseline,
       actual: WorkspaceBranchReference(branch: baseline.branch, revision: head.uuid))

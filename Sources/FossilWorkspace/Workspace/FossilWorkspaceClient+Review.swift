@@ -111,7 +111,8 @@ extension FossilWorkspaceClient {
         revision: base.uuid)
     }
     return FossilProposal(
-      id: branch, key: marker?.key, title: ProposalMarker.title(of: marker == nil ? nil : tip.comment),
+      id: branch, key: marker?.key,
+      title: ProposalMarker.title(of: marker == nil ? nil : tip.comment),
       author: tip.user, head: tip.uuid, target: target, mergedInto: nil)
   }
 

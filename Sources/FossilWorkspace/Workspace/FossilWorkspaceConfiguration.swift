@@ -15,7 +15,8 @@ public struct FossilWorkspaceConfiguration: Sendable {
   /// Proposal branches are named `<prefix><idempotency key>`.
   public var proposalPrefix: String
 
-  public init(root: URL, defaultBranch: BranchName = "trunk", proposalPrefix: String = "proposal-") {
+  public init(root: URL, defaultBranch: BranchName = "trunk", proposalPrefix: String = "proposal-")
+  {
     self.root = root
     self.defaultBranch = defaultBranch
     self.proposalPrefix = proposalPrefix

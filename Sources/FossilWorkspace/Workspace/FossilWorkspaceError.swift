@@ -38,6 +38,10 @@ public enum FossilWorkspaceError: Error, Hashable, Sendable, LocalizedError,
   /// The server already has every change of the change set on the baseline (Fossil found
   /// each file unchanged); no record was created.
   case nothingToPropose
+  /// Fossil refuses to check in on the baseline: it is no longer a leaf of its branch (a
+  /// check-in was made on it), although no newer check-in heads the branch; no record was
+  /// created. Refreshing installs the branch as it is now.
+  case baselineNotALeaf(WorkspaceBranchReference)
   /// A proposal with this idempotency key exists with another target or other content: the
   /// key was reused for a different attempt.
   case proposalConflict(id: String, reason: String)
@@ -76,6 +80,9 @@ public enum FossilWorkspaceError: Error, Hashable, Sendable, LocalizedError,
       "The captured content of \(path) is gone from the working copy; capture again."
     case .nothingToPropose:
       "The server already has every change on the baseline; no proposal was created."
+    case .baselineNotALeaf(let baseline):
+      "Fossil refuses to build on \(baseline): a check-in was made on it since; refresh first. "
+        + "No proposal was created."
     case .proposalConflict(let id, let reason):
       "The proposal \(id) already exists for another attempt (\(reason)): its idempotency key "
         + "was reused."

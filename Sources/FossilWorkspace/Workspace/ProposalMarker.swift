@@ -10,7 +10,7 @@ import WorkspaceHTTP
 ///
 /// Proposed from the demo.
 ///
-/// [workspace proposal 5c0f…-… · target published@9d1e… · change set 3f2a9c0d1b7e4a55 · 1/1]
+/// [workspace proposal 5c0f… · target published@9d1e… · change set 3f2a9c0d1b7e4a55 · 1/1]
 /// ```
 struct ProposalMarker: Equatable, Sendable {
   /// The attempt's idempotency key.
@@ -31,21 +31,25 @@ struct ProposalMarker: Equatable, Sendable {
     var text = changeSet.baseline + "\n"
     for change in changeSet.changes {
       switch change {
-      case .added(let path, let content, let executable), .modified(let path, let content, let executable):
+      case .added(let path, let content, let executable),
+        .modified(let path, let content, let executable):
         text += "\(change.description.prefix(1)) \(content) \(executable ? "x" : "-") \(path)\n"
       case .deleted(let path):
         text += "D \(path)\n"
       }
     }
-    self.init(key: key, target: target, changes: String(SHA256.hash(Array(text.utf8)).hexString.prefix(16)))
+    self.init(
+      key: key, target: target, changes: String(SHA256.hash(Array(text.utf8)).hexString.prefix(16)))
   }
 
   /// The comment of file `index` (from 1) of `count`.
   func comment(title: String, summary: String, index: Int, count: Int) -> String {
     let heading = title.trimmingCharacters(in: .whitespacesAndNewlines)
     let body = summary.trimmingCharacters(in: .whitespacesAndNewlines)
-    let line =
-      "[workspace proposal \(key.uuidString.lowercased()) · target \(target) · change set \(changes) · \(index)/\(count)]"
+    let fields = [
+      key.uuidString.lowercased(), "target \(target)", "change set \(changes)", "\(index)/\(count)",
+    ]
+    let line = "[workspace proposal " + fields.joined(separator: " · ") + "]"
     return [heading, body, line].filter { !$0.isEmpty }.joined(separator: "\n\n")
   }
 

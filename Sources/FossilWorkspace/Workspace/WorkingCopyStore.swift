@@ -38,7 +38,8 @@ struct WorkingCopyStore: Sendable {
   func installed() throws -> InstalledBaseline? {
     guard FileManager.default.fileExists(atPath: baselineRecord.path) else { return nil }
     do {
-      return try JSONDecoder().decode(InstalledBaseline.self, from: Data(contentsOf: baselineRecord))
+      return try JSONDecoder().decode(
+        InstalledBaseline.self, from: Data(contentsOf: baselineRecord))
     } catch {
       throw FossilWorkspaceError.notAWorkspace(
         path: copy.folder.path, reason: "its baseline.json cannot be read")
@@ -99,8 +100,7 @@ struct WorkingCopyStore: Sendable {
     return found
   }
 
-  private func scan(_ folder: URL, prefix: String, into found: inout [String: WorkingFile]) throws
-  {
+  private func scan(_ folder: URL, prefix: String, into found: inout [String: WorkingFile]) throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
     for name in names.sorted() {
       let url = folder.appendingPathComponent(name)
@@ -142,7 +142,8 @@ struct WorkingCopyStore: Sendable {
       var status = stat()
       if lstat(folder.path, &status) == 0 {
         guard status.st_mode & S_IFMT == S_IFDIR else {
-          throw FossilWorkspaceError.unsupportedEntry(path: String(folder.path.dropFirst(copy.files.path.count + 1)))
+          throw FossilWorkspaceError.unsupportedEntry(
+            path: String(folder.path.dropFirst(copy.files.path.count + 1)))
         }
       } else if creatingFolders {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
