@@ -5,8 +5,8 @@ extension CommandExecutor {
   /// Sends the interrupted attempt again (same request, so the same idempotency key: the
   /// backend answers the record if the attempt had created it, or creates it now), when the
   /// workspace is ready on the attempt's baseline with the same changes and the grant allows
-  /// publishing. Otherwise says why it waits; `retry` sends it later. `nil` when nothing was
-  /// interrupted.
+  /// publishing. Otherwise says why it waits; the next sign-in that admits (see
+  /// ``signIn(_:_:)``), or `retry`, sends it later. `nil` when nothing was interrupted.
   func reconcileInterruptedPublication() async -> CommandOutcome? {
     guard let intent = host.journal.pending else { return nil }
     var outcome = CommandOutcome.info("interrupted publication: " + Describe.intent(intent))
@@ -25,7 +25,9 @@ extension CommandExecutor {
       return outcome
     }
     if let refusal = authoring(.publish, to: "publish") {
-      outcome.info("not sent again yet: \(refusal.reason); then 'retry'")
+      outcome.info(
+        "not sent again yet: \(refusal.reason); the next sign-in that admits sends it "
+          + "(or 'retry')")
       return outcome
     }
     await host.send(.editing(.content(.retryProposal)))

@@ -14,8 +14,9 @@ extension CommandExecutor {
     case .admitted:
       outcome.success(admissionLine)
       outcome.info(workspaceLine)
-      // A server whose login does not outlive the run (Fossil's) admits only after this
-      // sign-in: an attempt interrupted in the previous run is sent again now.
+      // On a backend whose sessions do not outlive a run (a demo server's cookies, a Fossil
+      // login) admission comes only with this sign-in: an attempt interrupted in the previous
+      // run is sent again now.
       if let reconciled = await reconcileInterruptedPublication() {
         outcome.lines += reconciled.lines
       }
