@@ -13,18 +13,18 @@ struct HeadWatcherTests {
     try await FossilFixture.with { fixture in
       let session = try await fixture.signedIn(FossilFixture.ada)
       let clock = TestClock()
-      let updates = withDependencies {
-        $0.clock = clock
-      } operation: {
-        FossilHeadWatcher(session: session, interval: .seconds(2)).updates(of: "trunk")
-      }
-      var iterator = updates.makeAsyncIterator()
+      let updates = BoundedUpdates(
+        withDependencies {
+          $0.clock = clock
+        } operation: {
+          FossilHeadWatcher(session: session, interval: .seconds(2)).updates(of: "trunk")
+        })
       let first = try await fixture.head(of: "trunk")
-      #expect(await iterator.next() == .head(first))
+      #expect(try await updates.next() == .head(first))
       let moved = try await fixture.checkIn("other.txt", "watched\n", on: "trunk")
       // Polls go on the clock: the change is seen at the next interval, not before.
       await clock.advance(by: .seconds(2))
-      #expect(await iterator.next() == .head(moved))
+      #expect(try await updates.next() == .head(moved))
     }
   }
 
@@ -38,9 +38,9 @@ struct HeadWatcherTests {
     } operation: {
       FossilHeadWatcher(session: session, backoff: backoff).updates(of: "trunk")
     }
-    var iterator = updates.makeAsyncIterator()
+    let bounded = BoundedUpdates(updates)
     for (failures, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
-      guard case .waiting(let count, let wait, let reason)? = await iterator.next() else {
+      guard case .waiting(let count, let wait, let reason)? = try await bounded.next() else {
         Issue.record("expected a failed look")
         break
       }
@@ -50,5 +50,24 @@ struct HeadWatcherTests {
       await clock.advance(by: wait)
     }
     await down.stop()
+  }
+}
+
+/// A watcher's updates read one at a time, each read bounded (15 s): a watcher that stops
+/// reporting fails the test with `TimedOut` instead of hanging it. One test reads it, one
+/// `next()` at a time (hence unchecked).
+private final class BoundedUpdates: @unchecked Sendable {
+  private var iterator: AsyncStream<FossilHeadUpdate>.Iterator
+
+  init(_ updates: AsyncStream<FossilHeadUpdate>) {
+    iterator = updates.makeAsyncIterator()
+  }
+
+  func next() async throws -> FossilHeadUpdate? {
+    try await within(15, "the watcher's next update") { await self.advance() }
+  }
+
+  private func advance() async -> FossilHeadUpdate? {
+    await iterator.next()
   }
 }
