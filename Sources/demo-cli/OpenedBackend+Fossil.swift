@@ -37,6 +37,8 @@ extension OpenedBackend {
       return .failure(refusal)
     }
     var note: String?
+    var stopServer: (@Sendable () async -> Void)?
+    if let server = opened.server { stopServer = { await server.stop() } }
     if let repository = opened.repository, let server = opened.server {
       sink.line(
         "remote: \(url) (a new Fossil repository, \(repository.path), served by fossil server "
@@ -47,6 +49,6 @@ extension OpenedBackend {
     return .success(
       OpenedBackend(
         backend: FossilBackend(opened: opened, root: folder), temporaryFolder: scratch,
-        fossilServer: opened.server, closingNote: note))
+        stopServer: stopServer, closingNote: note))
   }
 }

@@ -8,8 +8,8 @@ import WorkspaceHTTP
 extension OpenedBackend {
   /// A demo server: a new one in this process (stopped at the end of the run), or a running
   /// one, checked by reading its branches. A state file is reopened only with the server it
-  /// was made with (its sessions are not in it: the person signs in again); ``open(_:saved:sink:)``
-  /// refused one of another backend already.
+  /// was made with (its sessions are not in it: the person signs in again);
+  /// ``open(_:saved:sink:)`` refused one of another backend already.
   static func openServer(
     _ choice: ServerChoice, statePath: String?, saved: StateFile?, sink: any OutputSink
   ) async -> Result<OpenedBackend, Refusal> {
@@ -26,7 +26,8 @@ extension OpenedBackend {
           + "at the end of the run)")
       return .success(
         OpenedBackend(
-          backend: HTTPBackend(server: server.baseURL), temporaryFolder: nil, server: server))
+          backend: HTTPBackend(server: server.baseURL), temporaryFolder: nil,
+          stopServer: { await server.stop() }))
 
     case .existing(let url):
       if let refusal = refusal(

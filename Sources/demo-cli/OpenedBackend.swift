@@ -1,7 +1,5 @@
 import DemoBackendInterface
 import DemoGitBackend
-import DemoServer
-import FossilWorkspace
 import Foundation
 
 /// The backend a run uses, opened: the in-memory system, a Git remote (created, or checked
@@ -13,19 +11,16 @@ struct OpenedBackend {
   let backend: any DemoBackend
   /// The run's private folder (mode 0700), removed at the end of the run or on SIGINT/SIGTERM.
   let temporaryFolder: URL?
-  /// The demo server this run started (`--backend http --remote new`), stopped at its end.
-  var server: DemoServer? = nil
-  /// The `fossil server` this run started (`--backend fossil --remote new`), stopped at its
-  /// end by its pid.
-  var fossilServer: LocalFossilServer? = nil
+  /// Stops the server this run started (`--remote new`: a demo server in this process, a
+  /// `fossil server` stopped by its pid); `nil` when it started none.
+  var stopServer: (@Sendable () async -> Void)? = nil
   /// What to tell people at the end of a walk (what the run leaves behind), if anything.
   var closingNote: String? = nil
 
   /// Ends what the run opened: removes its temporary folder, stops its server.
   func close() async {
     if let temporaryFolder { TemporaryFolders.remove(temporaryFolder) }
-    await server?.stop()
-    await fossilServer?.stop()
+    await stopServer?()
   }
 
   /// Who a state file belongs to: `the in-memory system`, `the Git remote PATH`, `the demo
