@@ -17,7 +17,7 @@ struct FossilSummary {
 
 /// `fossil_publish_ms`, `fossil_signin_ms` and their plain baselines, against a local
 /// `fossil server` (2.21) serving a fresh repository: one user `bench` (capabilities `io`),
-/// one file `catalogue.json` (about 4 KB) on `trunk`.
+/// one file `catalogue.json` (100 one-line events, about 5 KB) on `trunk`.
 ///
 /// Setup, outside the timing: start the server; sign in; prepare workspace `benchmark` through
 /// the client; edit the file; capture once.
