@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import ProcessTestSupport
 import Testing
 
@@ -53,14 +54,16 @@ struct CrashInjectionTests {
     "On Fossil: killed at any step, exactly one proposal branch after the restart and a sign-in",
     arguments: CrashInjection.Step.allCases.map(Kill.at))
   func fossil(_ kill: Kill) async throws {
-    let server = try await FossilDemoServer.start()
-    do {
-      try await publish(killed: kill, on: .fossil(server))
-    } catch {
+    try await Turns.taking(.fossil) {
+      let server = try await FossilDemoServer.start()
+      do {
+        try await publish(killed: kill, on: .fossil(server))
+      } catch {
+        await server.stop()
+        throw error
+      }
       await server.stop()
-      throw error
     }
-    await server.stop()
   }
 
   /// Where the catalogue lives.

@@ -1,6 +1,7 @@
 import DemoFossilBackend
 import FossilWorkspace
 import Foundation
+import HTTPTestSupport
 import Testing
 
 @testable import demo_cli
@@ -14,79 +15,83 @@ struct FossilBackendTests {
     "The walk on a new Fossil server: P1 and P2 against the first check-in, the reviewer's merge, the notice, the refresh, P3"
   )
   func walk() async throws {
-    let run = await runCLI(["--backend", "fossil", "--remote", "new"])
-    let repository = run.output.firstMatch(of: #/the repository stays: fossil ui (\S+)/#)?.1
-    defer {
-      if let repository {
-        try? FileManager.default.removeItem(
-          at: URL(fileURLWithPath: String(repository)).deletingLastPathComponent())
+    try await Turns.taking(.fossil) {
+      let run = await runCLI(["--backend", "fossil", "--remote", "new"])
+      let repository = run.output.firstMatch(of: #/the repository stays: fossil ui (\S+)/#)?.1
+      defer {
+        if let repository {
+          try? FileManager.default.removeItem(
+            at: URL(fileURLWithPath: String(repository)).deletingLastPathComponent())
+        }
       }
-    }
-    #expect(run.status == 0, "\(run.output)\(run.errors)")
-    #expect(run.errors.isEmpty, "\(run.errors)")
-    let text = run.output
-    #expect(!text.contains("✗"), "\(text)")
-    let url = try #require(
-      text.firstMatch(of: #/remote: (http://127\.0\.0\.1:\d+) \(a new Fossil/#)?.1)
-    let first = try #require(
-      text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
-    let second = try #require(
-      text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
-        .1)
-    #expect(first != second)
-    let key = "proposal-[0-9a-f-]{36}"
-    let expected: [Regex<AnyRegexOutput>] = try [
-      "demo-cli walk — the whole story, on the Fossil server \(url)",
-      "✓ signed in as ada \\(session [0-9a-f]{8}\\)",
-      "✓ authoring: admitted as ada · grant ada@[0-9a-f]{40} · may edit, publish",
-      "\\+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
-      "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(first)\n",
-      "P1 is \(key): content [0-9a-f]{7}, proposed against the baseline published@\(first)",
-      "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(first)\n",
-      "✓ \(key) merged: published@\(second) is the new head",
-      "live: Published moved — refresh available: published@\(second) is the newest revision, "
-        + "the baseline is published@\(first)",
-      "seen by polling the head of published every ",
-      "✓ baseline refreshed: published@\(first) → published@\(second)",
-      "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(second)\n",
-      "merged into \(second)",
-      "✓ P1 and P2 were both created against published@\(first)",
-      "✓ P1 was merged: published@\(second) is the new head",
-      "✓ P3 was created against published@\(second)",
-      "✓ P1's merge was announced live",
-      "the repository stays: fossil ui ",
-    ].map { try Regex(String($0)) }
-    var rest = text[...]
-    for pattern in expected {
-      let match = try #require(
-        rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
-      rest = rest[match.range.upperBound...]
-    }
-    // The server demo-cli started is stopped.
-    let server = try #require(URL(string: String(url)))
-    await #expect(throws: FossilUnavailable.self) {
-      try await FossilSession(baseURL: server).projectCode()
+      #expect(run.status == 0, "\(run.output)\(run.errors)")
+      #expect(run.errors.isEmpty, "\(run.errors)")
+      let text = run.output
+      #expect(!text.contains("✗"), "\(text)")
+      let url = try #require(
+        text.firstMatch(of: #/remote: (http://127\.0\.0\.1:\d+) \(a new Fossil/#)?.1)
+      let first = try #require(
+        text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
+      let second = try #require(
+        text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
+          .1)
+      #expect(first != second)
+      let key = "proposal-[0-9a-f-]{36}"
+      let expected: [Regex<AnyRegexOutput>] = try [
+        "demo-cli walk — the whole story, on the Fossil server \(url)",
+        "✓ signed in as ada \\(session [0-9a-f]{8}\\)",
+        "✓ authoring: admitted as ada · grant ada@[0-9a-f]{40} · may edit, publish",
+        "\\+ e4 “Poetry Evening” 2027-03-05 @ Old Bookshop",
+        "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(first)\n",
+        "P1 is \(key): content [0-9a-f]{7}, proposed against the baseline published@\(first)",
+        "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(first)\n",
+        "✓ \(key) merged: published@\(second) is the new head",
+        "live: Published moved — refresh available: published@\(second) is the newest revision, "
+          + "the baseline is published@\(first)",
+        "seen by polling the head of published every ",
+        "✓ baseline refreshed: published@\(first) → published@\(second)",
+        "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(second)\n",
+        "merged into \(second)",
+        "✓ P1 and P2 were both created against published@\(first)",
+        "✓ P1 was merged: published@\(second) is the new head",
+        "✓ P3 was created against published@\(second)",
+        "✓ P1's merge was announced live",
+        "the repository stays: fossil ui ",
+      ].map { try Regex(String($0)) }
+      var rest = text[...]
+      for pattern in expected {
+        let match = try #require(
+          rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
+        rest = rest[match.range.upperBound...]
+      }
+      // The server demo-cli started is stopped.
+      let server = try #require(URL(string: String(url)))
+      await #expect(throws: FossilUnavailable.self) {
+        try await FossilSession(baseURL: server).projectCode()
+      }
     }
   }
 
   @Test("On an existing server: a reader is denied with the server's reason, an author is admitted")
   func admission() async throws {
-    let server = try await FossilDemoServer.start()
-    let run = await runCLI(
-      ["--backend", "fossil", "--remote", server.url, "repl"],
-      input: ["signin linus torvalds", "signin ada wrong", "signin ada lovelace", "status"])
-    await server.stop()
-    #expect(run.status == 1, "\(run.output)")
-    #expect(
-      run.output.contains(
-        #"authoring denied: linus may not check in to this repository (capabilities "o"): read-only; signed in read-only"#
-      ),
-      "\(run.output)")
-    #expect(
-      run.output.contains("sign-in refused: The Fossil server refused the sign-in: Login failed"),
-      "\(run.output)")
-    #expect(run.output.contains("✓ authoring: admitted as ada"), "\(run.output)")
-    #expect(!run.output.contains("lovelace") && !run.output.contains("torvalds"))
+    try await Turns.taking(.fossil) {
+      let server = try await FossilDemoServer.start()
+      let run = await runCLI(
+        ["--backend", "fossil", "--remote", server.url, "repl"],
+        input: ["signin linus torvalds", "signin ada wrong", "signin ada lovelace", "status"])
+      await server.stop()
+      #expect(run.status == 1, "\(run.output)")
+      #expect(
+        run.output.contains(
+          #"authoring denied: linus may not check in to this repository (capabilities "o"): read-only; signed in read-only"#
+        ),
+        "\(run.output)")
+      #expect(
+        run.output.contains("sign-in refused: The Fossil server refused the sign-in: Login failed"),
+        "\(run.output)")
+      #expect(run.output.contains("✓ authoring: admitted as ada"), "\(run.output)")
+      #expect(!run.output.contains("lovelace") && !run.output.contains("torvalds"))
+    }
   }
 
   @Test("A server that does not answer as Fossil, or a URL that is not one, is refused in one line")

@@ -58,17 +58,20 @@ struct FossilFixture: Sendable {
     }
   }
 
-  /// Runs `body` with a started fixture, and stops it however `body` ends.
+  /// Runs `body` with a started fixture, and stops it however `body` ends. At most two
+  /// fixtures run at once (``Turns/fossil``), so the suite's other tests keep their cores.
   @discardableResult
   static func with<T: Sendable>(_ body: (FossilFixture) async throws -> T) async throws -> T {
-    let fixture = try await start()
-    do {
-      let result = try await body(fixture)
-      await fixture.stop()
-      return result
-    } catch {
-      await fixture.stop()
-      throw error
+    try await Turns.taking(.fossil) {
+      let fixture = try await start()
+      do {
+        let result = try await body(fixture)
+        await fixture.stop()
+        return result
+      } catch {
+        await fixture.stop()
+        throw error
+      }
     }
   }
 
