@@ -1,3 +1,4 @@
+import ComposableWorkspace
 import DemoFossilBackend
 import FossilWorkspace
 import Foundation
@@ -91,6 +92,51 @@ struct FossilBackendTests {
         "\(run.output)")
       #expect(run.output.contains("✓ authoring: admitted as ada"), "\(run.output)")
       #expect(!run.output.contains("lovelace") && !run.output.contains("torvalds"))
+    }
+  }
+
+  @Test("The repl hears the watched head move: 'live: Published moved — refresh available'")
+  func headMovedInTheRepl() async throws {
+    try await Turns.taking(.fossil) {
+      let server = try await FossilDemoServer.start()
+      let folder = try temporaryDirectory()
+      let host = DemoHost(
+        backend: FossilBackend(
+          opened: server.opened, root: folder.appendingPathComponent("workspaces")))
+      let executor = CommandExecutor(host: host)
+      executor.reportsLiveNotices = true
+      do {
+        await host.start()
+        try await executor.run("signin ada lovelace", "add e9 Talk", "propose Talk")
+        let baseline = try #require(host.session?.baseline)
+        let form = host.state.editing.content.form
+        let published: ProposalRecord? = if case .published(let record) = form { record } else { nil }
+        let record = try #require(published, "no proposal: \(form)")
+        // Nobody has moved the head yet: the head the watch started with is the baseline.
+        #expect(!(try await executor.run("status")).text.contains("live:"))
+        let merged = try await executor.run("merge \(record.id)")
+        #expect(!merged.failed, "\(merged.text)")
+        let head = try #require(await host.catalogue.head(of: baseline.branch))
+        let seen = await host.live?.wait(timeout: .seconds(15)) {
+          $0 == .branchHead(WorkspaceBranchReference(branch: baseline.branch, revision: head))
+        }
+        #expect(seen != nil, "the watch did not see published@\(head) within 15 s")
+        let status = try await executor.run("status")
+        let expected =
+          "live: Published moved — refresh available: published@\(Describe.revision(head)) is "
+          + "the newest revision, the baseline is \(Describe.reference(baseline))"
+        #expect(status.text.contains(expected), "\(merged.text)\n\(status.text)")
+        // Told once: the next command says nothing more.
+        #expect(!(try await executor.run("status")).text.contains("live:"))
+      } catch {
+        await host.close()
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+        throw error
+      }
+      await host.close()
+      await server.stop()
+      try? FileManager.default.removeItem(at: folder)
     }
   }
 
