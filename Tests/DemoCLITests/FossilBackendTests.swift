@@ -110,7 +110,8 @@ struct FossilBackendTests {
         try await executor.run("signin ada lovelace", "add e9 Talk", "propose Talk")
         let baseline = try #require(host.session?.baseline)
         let form = host.state.editing.content.form
-        let published: ProposalRecord? = if case .published(let record) = form { record } else { nil }
+        let published: ProposalRecord? =
+          if case .published(let record) = form { record } else { nil }
         let record = try #require(published, "no proposal: \(form)")
         // Nobody has moved the head yet: the head the watch started with is the baseline.
         #expect(!(try await executor.run("status")).text.contains("live:"))
