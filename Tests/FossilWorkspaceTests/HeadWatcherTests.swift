@@ -13,7 +13,7 @@ struct HeadWatcherTests {
     try await FossilFixture.with { fixture in
       let session = try await fixture.signedIn(FossilFixture.ada)
       let clock = TestClock()
-      let updates = BoundedUpdates(
+      let updates = BoundedIterator(
         withDependencies {
           $0.clock = clock
         } operation: {
@@ -38,7 +38,7 @@ struct HeadWatcherTests {
     } operation: {
       FossilHeadWatcher(session: session, backoff: backoff).updates(of: "trunk")
     }
-    let bounded = BoundedUpdates(updates)
+    let bounded = BoundedIterator(updates)
     for (failures, delay) in [(1, Duration.seconds(1)), (2, .seconds(2)), (3, .seconds(4))] {
       guard case .waiting(let count, let wait, let reason)? = try await bounded.next() else {
         Issue.record("expected a failed look")
@@ -50,24 +50,5 @@ struct HeadWatcherTests {
       await clock.advance(by: wait)
     }
     await down.stop()
-  }
-}
-
-/// A watcher's updates read one at a time, each read bounded (15 s): a watcher that stops
-/// reporting fails the test with `TimedOut` instead of hanging it. One test reads it, one
-/// `next()` at a time (hence unchecked).
-private final class BoundedUpdates: @unchecked Sendable {
-  private var iterator: AsyncStream<FossilHeadUpdate>.Iterator
-
-  init(_ updates: AsyncStream<FossilHeadUpdate>) {
-    iterator = updates.makeAsyncIterator()
-  }
-
-  func next() async throws -> FossilHeadUpdate? {
-    try await within(15, "the watcher's next update") { await self.advance() }
-  }
-
-  private func advance() async -> FossilHeadUpdate? {
-    await iterator.next()
   }
 }
