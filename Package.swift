@@ -123,7 +123,7 @@ let package = Package(
       name: "DemoFossilBackend",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
-        "DemoBackendInterface", "FossilWorkspace",
+        "DemoBackendInterface", "FossilWorkspace", "WorkspaceHTTP",
       ],
       path: "Sources/DemoBackends/Fossil"
     ),

@@ -141,6 +141,46 @@ struct FossilBackendTests {
     }
   }
 
+  @Test("A logout elsewhere ends the app's session once: signed out, not a failure loop")
+  func logoutElsewhere() async throws {
+    try await Turns.taking(.fossil) {
+      let server = try await FossilDemoServer.start()
+      let folder = try temporaryDirectory()
+      let host = DemoHost(
+        backend: FossilBackend(
+          opened: server.opened, root: folder.appendingPathComponent("workspaces")))
+      let executor = CommandExecutor(host: host)
+      do {
+        await host.start()
+        try await executor.run("signin ada lovelace")
+        #expect(host.state.session?.username == "ada")
+        // Fossil keeps one login per user: ada signing in and out elsewhere ends this one.
+        let elsewhere = FossilSession(baseURL: server.opened.url)
+        _ = try await elsewhere.signIn(name: "ada", password: "lovelace")
+        try await elsewhere.signOut()
+        let refresh = try await executor.run("refresh")
+        #expect(refresh.text.contains("the server ended ada's session"), "\(refresh.text)")
+        #expect(host.state.session == nil, "the app is signed out")
+        let again = try await executor.run("status")
+        #expect(!again.text.contains("the server ended"), "told once: \(again.text)")
+        #expect(again.text.contains("session: signed out"), "\(again.text)")
+        // Signing in again works, and signing out then is the app's own: no announcement.
+        let back = try await executor.run("signin ada lovelace")
+        #expect(!back.failed, "\(back.text)")
+        let out = try await executor.run("signout")
+        #expect(!out.text.contains("the server ended"), "\(out.text)")
+      } catch {
+        await host.close()
+        await server.stop()
+        try? FileManager.default.removeItem(at: folder)
+        throw error
+      }
+      await host.close()
+      await server.stop()
+      try? FileManager.default.removeItem(at: folder)
+    }
+  }
+
   @Test("A server that does not answer as Fossil, or a URL that is not one, is refused in one line")
   func refused() async throws {
     let run = await runCLI(["--backend", "fossil", "--remote", "ftp://example.invalid/repo"])

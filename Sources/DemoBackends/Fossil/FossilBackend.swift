@@ -96,7 +96,7 @@ public struct FossilBackend: DemoBackend {
         },
         // A Fossil grant is not issued by the server, so there is nothing to give back.
         relinquish: { _ in }),
-      live: FossilHeadChannel(
+      live: FossilLiveChannel(
         session: session, branch: Self.publishedBranch, interval: .milliseconds(500)))
   }
 

@@ -63,8 +63,8 @@ public struct DemoBackendClients: Sendable {
   public var auth: AuthClient?
   /// Admission on this backend; `nil`: the in-memory system's.
   public var authoring: AuthoringClient?
-  /// What the backend announces on its own between commands (a live channel, the server
-  /// ending the session); `nil` when it announces nothing.
+  /// What the backend announces on its own between commands (a server's live channel, a
+  /// watched branch head, the server ending the session); `nil` when it announces nothing.
   public var live: (any LiveChannel)?
 
   public init(

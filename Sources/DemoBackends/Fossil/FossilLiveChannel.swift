@@ -1,0 +1,80 @@
+import ComposableCore
+import ComposableWorkspace
+import DemoBackendInterface
+import FossilWorkspace
+import WorkspaceHTTP
+
+/// The Fossil backend's ``LiveChannel``: what it learns about the server between commands.
+///
+/// - **The head.** Fossil 2.21 has no server-sent events, so the channel watches a branch's
+///   newest check-in with a ``FossilHeadWatcher`` (polling on the `\.clock` dependency, backing
+///   off after failures) and announces the head it sees — when the watch starts, then each time
+///   it changes — as ``BackendAnnouncement/branchHead(_:)``. It sees the head, not who moved it
+///   or why (a merge, another person's check-in): the host says "refresh available" when it is
+///   not the workspace's baseline, nothing more. Polling starts when the channel is made (the
+///   look is a public call: it never ends the session) and stops at ``close()``.
+/// - **The session's end.** When the server stopped honouring the login (a logout elsewhere,
+///   Fossil keeping one login per user; an expiry), the session ended the Fossil way on the
+///   call that met it; the next drain or wait announces
+///   ``BackendAnnouncement/sessionEnded(reason:)`` once — never the app's own sign-out.
+final class FossilLiveChannel: LiveChannel {
+  private let session: FossilSession
+  private let inbox = AnnouncementInbox()
+  private let watching: LockIsolated<Task<Void, Never>?>
+  /// Whether the current session's end was announced (reset while signed in).
+  private let endAnnounced = LockIsolated(false)
+  let source: String
+
+  /// Watches `branch` on the server `session` speaks to, looking every `interval`.
+  init(session: FossilSession, branch: BranchName, interval: Duration) {
+    self.session = session
+    let updates = FossilHeadWatcher(session: session, interval: interval).updates(of: branch)
+    let inbox = inbox
+    source =
+      "seen by polling the head of \(branch) every \(interval) (Fossil 2.21 has no "
+      + "server-sent events), not announced by the server"
+    watching = LockIsolated(
+      Task {
+        // The watcher reports a head when it is first seen and when it changes.
+        for await case .head(let revision) in updates {
+          inbox.append(.branchHead(WorkspaceBranchReference(branch: branch, revision: revision)))
+        }
+      })
+  }
+
+  func drain() -> [BackendAnnouncement] {
+    announceSessionEnd()
+    return inbox.drain()
+  }
+
+  func wait(
+    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
+  ) async -> BackendAnnouncement? {
+    announceSessionEnd()
+    return await inbox.wait(timeout: timeout, for: match)
+  }
+
+  func close() async {
+    let task = watching.withValue { task in
+      defer { task = nil }
+      return task
+    }
+    task?.cancel()
+    await task?.value
+  }
+
+  /// Announces, once per session, that the server ended it (the app's sign-out is no news).
+  private func announceSessionEnd() {
+    let status = session.status
+    let end = endAnnounced.withValue { announced -> SessionEnd? in
+      if status.isSignedIn {
+        announced = false
+        return nil
+      }
+      guard case .signedOut(let end?) = status, end != .signedOut, !announced else { return nil }
+      announced = true
+      return end
+    }
+    if let end { inbox.append(.sessionEnded(reason: end.description)) }
+  }
+}
