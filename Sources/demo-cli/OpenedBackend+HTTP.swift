@@ -43,10 +43,12 @@ extension OpenedBackend {
     }
   }
 
-  /// Why `url` does not answer as a demo server (`GET /v1/branches`), or `nil`.
+  /// Why `url` does not answer as a demo server (`GET /v1/branches`), or `nil`. It waits as
+  /// long as the backend's own calls do (on a loaded machine a live server can take seconds).
   private static func probe(_ url: URL) async -> String? {
     let session = HTTPSession(
-      baseURL: url, configuration: HTTPSessionConfiguration(timeout: .seconds(5)))
+      baseURL: url,
+      configuration: HTTPSessionConfiguration(timeout: HTTPBackendConfiguration().timeout))
     do {
       let answer = try await session.send(.get(DemoAPI.branches, access: .public))
       guard answer.isSuccess else { return "GET \(DemoAPI.branches) answered \(answer.status)" }
