@@ -23,7 +23,10 @@ struct SignedOutTests {
     #expect(try await next(updates, "the end") == .signedOut(.unauthorized))
     #expect(session.status == .signedOut(.unauthorized))
     #expect(session.cookies.isEmpty)
-    #expect(server.recording.requests(to: "/expired").count == 2)
+    // Each call reaches the server at most once (no retry). The second one reaches it only if
+    // it was sent before the first one's 401 came back; after it, it fails without a request.
+    let expired = server.recording.requests(to: "/expired").count
+    #expect((1...2).contains(expired), "\(expired) requests for two calls: a call was retried")
 
     await #expect(throws: HTTPSessionError.signedOut) { try await session.send(.get("/me")) }
     #expect(server.recording.requests(to: "/me").count == 1, "a signed-out call reached the server")
