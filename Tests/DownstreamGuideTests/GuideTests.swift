@@ -147,7 +147,8 @@ struct GuideTests {
           events["elsewhere-\(head.revision)"] = "Someone else's event"
           await server.commit(events, on: branch)
         },
-        revokeAuthorization: { await server.revoke(grant: grant) },  // the server stops honouring it
+        // The server stops honouring the grant.
+        revokeAuthorization: { await server.revoke(grant: grant) },
         proposalIDs: { await server.proposalIDs() }
       )
       .comparingSources()

@@ -64,12 +64,12 @@ extension Effect {
   ) -> Self {
     var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
     if let handler {
-      handleError = { error, context in await handler(error, Send(context: context)) }
+      handleError = { error, context in await handler(error, Send(context)) }
     }
     return makeRun(
       priority: priority,
       location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-      operation: { context in try await operation(Send(context: context)) },
+      operation: { context in try await operation(Send(context)) },
       catch: handleError
     )
   }
@@ -105,14 +105,14 @@ extension Effect {
     var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
     if let handler {
       handleError = { error, context in
-        await handler(error, Send(context: context), StateModifier<State>(context: context))
+        await handler(error, Send(context), StateModifier<State>(context: context))
       }
     }
     return makeRun(
       priority: priority,
       location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
       operation: { context in
-        try await operation(Send(context: context), StateModifier<State>(context: context))
+        try await operation(Send(context), StateModifier<State>(context: context))
       },
       catch: handleError
     )

@@ -13,7 +13,9 @@
 public struct Send<Action: Sendable>: Sendable {
   let context: EffectContext<Action>
 
-  nonisolated init(context: EffectContext<Action>) {
+  /// Not the synthesized initializer: that one would be isolated to the main actor, and an
+  /// effect's context is made off it.
+  nonisolated init(_ context: EffectContext<Action>) {
     self.context = context
   }
 

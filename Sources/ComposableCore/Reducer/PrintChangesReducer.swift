@@ -38,11 +38,6 @@ public struct PrintChangesReducer<Base: Reducer>: Reducer {
   let base: Base
   let printer: ChangePrinter<Base.State, Base.Action>?
 
-  init(base: Base, printer: ChangePrinter<Base.State, Base.Action>?) {
-    self.base = base
-    self.printer = printer
-  }
-
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     #if DEBUG
       if let printer {
