@@ -31,8 +31,10 @@ let package = Package(
       dependencies: ["ComposableCore"],
       path: "Sources/ComposableTesting"
     ),
-    .target(name: "ComposableAuthoring", dependencies: ["ComposableCore"], path: "Sources/Authoring"),
-    .target(name: "ComposableWorkspace", dependencies: ["ComposableCore"], path: "Sources/Workspace"),
+    .target(
+      name: "ComposableAuthoring", dependencies: ["ComposableCore"], path: "Sources/Authoring"),
+    .target(
+      name: "ComposableWorkspace", dependencies: ["ComposableCore"], path: "Sources/Workspace"),
     .target(
       name: "ComposableAuthoringWorkspace",
       dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],

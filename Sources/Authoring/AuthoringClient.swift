@@ -87,12 +87,15 @@ public struct AuthoringClient: DependencyKey, Sendable {
 
   private static var unimplementedClient: AuthoringClient {
     AuthoringClient(
-      restorePersistedGrant: unimplemented("AuthoringClient.restorePersistedGrant", placeholder: nil),
-      clearIncomingSharedGrants: unimplemented("AuthoringClient.clearIncomingSharedGrants", placeholder: ()),
+      restorePersistedGrant: unimplemented(
+        "AuthoringClient.restorePersistedGrant", placeholder: nil),
+      clearIncomingSharedGrants: unimplemented(
+        "AuthoringClient.clearIncomingSharedGrants", placeholder: ()),
       validate: unimplemented("AuthoringClient.validate"),
       requestAdmission: unimplemented("AuthoringClient.requestAdmission"),
       persist: unimplemented("AuthoringClient.persist", placeholder: ()),
-      discardPersistedGrant: unimplemented("AuthoringClient.discardPersistedGrant", placeholder: ()),
+      discardPersistedGrant: unimplemented(
+        "AuthoringClient.discardPersistedGrant", placeholder: ()),
       relinquish: unimplemented("AuthoringClient.relinquish", placeholder: ())
     )
   }

@@ -39,9 +39,13 @@ public struct AuthoringOperation: Hashable, Sendable, CustomStringConvertible {
   public static let relinquish = Self(.relinquish, of: .main)
 
   /// Admission work of the Authoring named `authoring`.
-  public static func admission(of authoring: AuthoringID) -> Self { Self(.admission, of: authoring) }
+  public static func admission(of authoring: AuthoringID) -> Self {
+    Self(.admission, of: authoring)
+  }
   /// Relinquishing work of the Authoring named `authoring`.
-  public static func relinquish(of authoring: AuthoringID) -> Self { Self(.relinquish, of: authoring) }
+  public static func relinquish(of authoring: AuthoringID) -> Self {
+    Self(.relinquish, of: authoring)
+  }
 
   /// `admission of main`.
   public var description: String { "\(kind.rawValue) of \(authoring)" }

@@ -132,7 +132,8 @@ public struct AuthoringWorkspace<Content: WorkspaceContent>: Reducer {
   }
 }
 
-extension AuthoringWorkspace.State: Equatable where Content.Source: Equatable, Content.Local: Equatable {}
+extension AuthoringWorkspace.State: Equatable
+where Content.Source: Equatable, Content.Local: Equatable {}
 extension AuthoringWorkspace.State: Sendable where Content.Local: Sendable {}
 extension AuthoringWorkspace.Action: Equatable
 where Content.Action: Equatable, Content.ChangeSet: Equatable {}

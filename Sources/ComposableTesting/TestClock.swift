@@ -97,7 +97,8 @@ public final class TestClock: Clock, Sendable {
       return timeline.lastID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         enum Outcome { case wait, wake, cancel }
         let outcome = timeline.withValue { timeline -> Outcome in
           if timeline.cancelled.remove(id) != nil { return .cancel }

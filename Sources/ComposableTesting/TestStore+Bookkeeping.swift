@@ -19,10 +19,13 @@ extension TestStore {
     wake()
   }
 
-  func waitForItem(matching expectation: Expectation, timeout: Duration, at location: IssueLocation) async -> Bool {
+  func waitForItem(matching expectation: Expectation, timeout: Duration, at location: IssueLocation)
+    async -> Bool
+  {
     var deadline = ProgressDeadline(timeout: timeout)
     while true {
-      let available = exhaustivity == .on
+      let available =
+        exhaustivity == .on
         ? !received.isEmpty
         : received.contains { expectation.matches($0.item) }
       if available { return true }
@@ -74,14 +77,16 @@ extension TestStore {
     let (running, cancelled) = engine.registry.unfinishedOrigins
     var lines: [String] = []
     if !running.isEmpty {
-      lines.append("""
+      lines.append(
+        """
         Effects still running were started by:
         \(running.map { "  • \($0)" }.joined(separator: "\n"))
         If they wait on a TestClock, advance it; if they never end, cancel them in the feature.
         """)
     }
     if !cancelled.isEmpty {
-      lines.append("""
+      lines.append(
+        """
         Effects cancelled but not stopped yet (their work does not respond to cancellation) \
         were started by:
         \(cancelled.map { "  • \($0)" }.joined(separator: "\n"))

@@ -55,7 +55,8 @@ extension TestStore {
     sentSnapshot = nil
     let task = engine.send(action)
     let after = sentSnapshot ?? engine.state
-    assertChange(from: before, to: after, updateStateToExpectedResult, "after sending \(action)", at: location)
+    assertChange(
+      from: before, to: after, updateStateToExpectedResult, "after sending \(action)", at: location)
     expectedState = after
     // Every effect the action started has reached a suspension (its first sleep, say) before
     // the test goes on to move a clock. (Nothing to wait for when no effect runs.)

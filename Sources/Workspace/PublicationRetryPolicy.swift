@@ -17,7 +17,9 @@ public struct PublicationRetryPolicy: Hashable, Sendable {
   }
 
   /// Three retries, after 1, 2 and 4 seconds.
-  public static let standard = PublicationRetryPolicy(delays: [.seconds(1), .seconds(2), .seconds(4)])
+  public static let standard = PublicationRetryPolicy(delays: [
+    .seconds(1), .seconds(2), .seconds(4),
+  ])
 
   /// No retries: the first transient failure is final.
   public static let none = PublicationRetryPolicy(delays: [])

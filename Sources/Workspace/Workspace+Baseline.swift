@@ -56,8 +56,10 @@ extension Workspace {
       case .installed:
         await send(.delegate(.branchSelected(selected.baseline)))
       case .sourceChanged:
-        await send(.delegate(.branchSelectionFailed(
-          requested: branch, .sourceChangedMeanwhile(during: "selecting \(branch)"))))
+        await send(
+          .delegate(
+            .branchSelectionFailed(
+              requested: branch, .sourceChangedMeanwhile(during: "selecting \(branch)"))))
       case .superseded:
         break
       }

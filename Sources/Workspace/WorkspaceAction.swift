@@ -72,7 +72,9 @@ extension Workspace {
   /// await store.receive(Workspace<EventSource, EventPatch>.delegateCase)
   /// ```
   public static var delegateCase: CasePath<Action, Action.Delegate> {
-    CasePath(embed: Action.delegate) { if case .delegate(let delegate) = $0 { delegate } else { nil } }
+    CasePath(embed: Action.delegate) {
+      if case .delegate(let delegate) = $0 { delegate } else { nil }
+    }
   }
 }
 

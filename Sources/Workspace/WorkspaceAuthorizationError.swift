@@ -8,7 +8,8 @@
 /// hears it), then it posts `.delegate(.authorizationInvalidated)` for the parent (which tells
 /// Authoring), cancels its other operations, keeps a ready session, and returns an interrupted
 /// preparation to `inactive` (not `preparationFailed`).
-public enum WorkspaceAuthorizationError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum WorkspaceAuthorizationError: Error, Hashable, Sendable, Codable, CustomStringConvertible
+{
   /// The capability the operation needed is no longer valid.
   case invalidated
 

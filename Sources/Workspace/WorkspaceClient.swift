@@ -49,41 +49,53 @@ import ComposableCore
 /// record whose target is not the baseline) is a protocol error: ``Workspace`` reports it as an
 /// issue and does not install it. Endpoints should honour task cancellation; when one does not,
 /// its late answer is dropped anyway.
-public struct WorkspaceClient<Source: Sendable, ChangeSet: WorkspaceChangeSet>: Sendable, DependencyKey {
+public struct WorkspaceClient<Source: Sendable, ChangeSet: WorkspaceChangeSet>: Sendable,
+  DependencyKey
+{
   /// Creates or opens the coherent session of a workspace.
   public var prepareSource: @Sendable (_ id: WorkspaceID) async throws -> WorkspaceSession<Source>
 
   /// Installs the current revision of `baseline.branch` and answers the coherent session: the
   /// same branch at its current revision, and the source as it now is (a handle — a worktree,
   /// a database — answers itself; a value-type source answers its updated value).
-  public var refreshBaseline: @Sendable (
-    _ source: Source, _ baseline: WorkspaceBranchReference
-  ) async throws -> WorkspaceSession<Source>
+  public var refreshBaseline:
+    @Sendable (
+      _ source: Source, _ baseline: WorkspaceBranchReference
+    ) async throws -> WorkspaceSession<Source>
 
   /// Installs `branch` coherently and answers the session: exactly the requested branch at its
   /// exact revision, and the source as it now is.
-  public var selectBranch: @Sendable (
-    _ source: Source, _ branch: BranchName
-  ) async throws -> WorkspaceSession<Source>
+  public var selectBranch:
+    @Sendable (
+      _ source: Source, _ branch: BranchName
+    ) async throws -> WorkspaceSession<Source>
 
   /// Compares the writable content of `source` with `baseline` (the installed baseline).
-  public var captureChanges: @Sendable (
-    _ source: Source, _ baseline: WorkspaceBranchReference
-  ) async throws -> ChangeSet
+  public var captureChanges:
+    @Sendable (
+      _ source: Source, _ baseline: WorkspaceBranchReference
+    ) async throws -> ChangeSet
 
   /// Creates one remote proposal of `changes` against `baseline`, idempotently by
   /// `request.idempotencyKey`, and answers its record (whose target must be `baseline`).
-  public var publishProposal: @Sendable (
-    _ source: Source, _ baseline: WorkspaceBranchReference, _ changes: ChangeSet,
-    _ request: ProposalRequest
-  ) async throws -> ProposalRecord
+  public var publishProposal:
+    @Sendable (
+      _ source: Source, _ baseline: WorkspaceBranchReference, _ changes: ChangeSet,
+      _ request: ProposalRequest
+    ) async throws -> ProposalRecord
 
   public init(
     prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Source>,
-    refreshBaseline: @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> WorkspaceSession<Source>,
+    refreshBaseline:
+      @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> WorkspaceSession<
+        Source
+      >,
     selectBranch: @escaping @Sendable (Source, BranchName) async throws -> WorkspaceSession<Source>,
-    captureChanges: @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> ChangeSet,
-    publishProposal: @escaping @Sendable (Source, WorkspaceBranchReference, ChangeSet, ProposalRequest) async throws -> ProposalRecord
+    captureChanges:
+      @escaping @Sendable (Source, WorkspaceBranchReference) async throws -> ChangeSet,
+    publishProposal:
+      @escaping @Sendable (Source, WorkspaceBranchReference, ChangeSet, ProposalRequest)
+      async throws -> ProposalRecord
   ) {
     self.prepareSource = prepareSource
     self.refreshBaseline = refreshBaseline

@@ -40,15 +40,21 @@ public struct WorkspaceOperation: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `prepareSource` of `workspace`.
-  public static func preparation(of workspace: WorkspaceID) -> Self { Self(.preparation, of: workspace) }
+  public static func preparation(of workspace: WorkspaceID) -> Self {
+    Self(.preparation, of: workspace)
+  }
   /// `refreshBaseline` of `workspace`.
   public static func refresh(of workspace: WorkspaceID) -> Self { Self(.refresh, of: workspace) }
   /// `selectBranch` of `workspace`.
-  public static func selection(of workspace: WorkspaceID) -> Self { Self(.selection, of: workspace) }
+  public static func selection(of workspace: WorkspaceID) -> Self {
+    Self(.selection, of: workspace)
+  }
   /// `captureChanges` of `workspace`.
   public static func capture(of workspace: WorkspaceID) -> Self { Self(.capture, of: workspace) }
   /// `publishProposal` of `workspace`.
-  public static func publication(of workspace: WorkspaceID) -> Self { Self(.publication, of: workspace) }
+  public static func publication(of workspace: WorkspaceID) -> Self {
+    Self(.publication, of: workspace)
+  }
 
   /// Every operation of `workspace`, in ``Kind`` order.
   public static func all(of workspace: WorkspaceID) -> [Self] {

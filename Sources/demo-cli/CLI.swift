@@ -61,7 +61,8 @@ enum CLI {
       sink.errorLine("demo-cli: \(Describe.oneLine(failure.reason))")
       return 1
     }
-    let host = saved.map { DemoHost(restoring: $0, backend: opened.backend) }
+    let host =
+      saved.map { DemoHost(restoring: $0, backend: opened.backend) }
       ?? DemoHost(backend: opened.backend)
     let status = await run(
       invocation, host: host, saved: saved, storage: storage, closingNote: opened.closingNote,

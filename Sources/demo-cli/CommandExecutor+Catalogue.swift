@@ -8,7 +8,9 @@ extension CommandExecutor {
     await host.send(.listProposals)
     let listed = state.listedProposals
     var outcome = CommandOutcome.info(
-      listed.isEmpty ? "the server lists no proposals" : "the server lists \(Describe.count(listed.count, "proposal")):"
+      listed.isEmpty
+        ? "the server lists no proposals"
+        : "the server lists \(Describe.count(listed.count, "proposal")):"
     )
     for proposal in listed { outcome.detail(Describe.proposal(proposal)) }
     let listedIDs = Set(listed.map(\.id))
@@ -29,12 +31,14 @@ extension CommandExecutor {
       return .failure("merge refused: \(state.notice ?? "the proposal was not merged")")
     }
     let head = WorkspaceBranchReference(branch: BranchName(after.branch), revision: revision)
-    var outcome = CommandOutcome.success("\(id) merged: \(Describe.reference(head)) is the new head")
+    var outcome = CommandOutcome.success(
+      "\(id) merged: \(Describe.reference(head)) is the new head")
     if let session = host.session, session.baseline.branch == head.branch,
       session.baseline.revision != revision
     {
       outcome.info(
-        "the baseline \(Describe.reference(session.baseline)) is behind the new head; 'refresh' installs it")
+        "the baseline \(Describe.reference(session.baseline)) is behind the new head; 'refresh' installs it"
+      )
     }
     return outcome
   }
@@ -49,13 +53,17 @@ extension CommandExecutor {
     await host.send(.refreshPublished)
     if let lost = authorizationLost() { return .failure(lost) }
     if state.notice != notice, let failure = state.notice { return .failure(failure) }
-    guard let after = host.session?.baseline else { return .failure("the workspace is no longer ready") }
+    guard let after = host.session?.baseline else {
+      return .failure("the workspace is no longer ready")
+    }
     guard after != before else {
       return .success("baseline \(Describe.reference(after)) is already the newest revision")
     }
     var outcome = CommandOutcome.success(
       "baseline refreshed: \(Describe.reference(before)) → \(Describe.reference(after))")
-    outcome.info("the working copy keeps its edits; 'fresh' starts a proposal from \(Describe.reference(after))")
+    outcome.info(
+      "the working copy keeps its edits; 'fresh' starts a proposal from \(Describe.reference(after))"
+    )
     return outcome
   }
 
@@ -66,7 +74,9 @@ extension CommandExecutor {
     for name in names {
       let head = await host.catalogue.head(of: BranchName(name)).map(Describe.revision) ?? "?"
       var line = "\(name) · head \(head)"
-      if let current, current.branch.rawValue == name { line += " · baseline \(Describe.reference(current))" }
+      if let current, current.branch.rawValue == name {
+        line += " · baseline \(Describe.reference(current))"
+      }
       outcome.detail(line)
     }
     return outcome

@@ -12,7 +12,8 @@ extension CommandExecutor {
     let base = await host.events(at: session.baseline) ?? []
     let baseByID = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var outcome = CommandOutcome.info(
-      "working copy at \(Describe.reference(session.baseline)) · \(Describe.count(session.source.events.count, "event"))")
+      "working copy at \(Describe.reference(session.baseline)) · \(Describe.count(session.source.events.count, "event"))"
+    )
     for event in session.source.events {
       let marker =
         switch baseByID[event.id] {
@@ -36,7 +37,8 @@ extension CommandExecutor {
     case .failure(let refusal): return .failure(refusal.reason)
     }
     if let existing = session.source.events[id: event.id] {
-      return .failure("there is already an event \(existing.id) (“\(existing.title)”); choose another id")
+      return .failure(
+        "there is already an event \(existing.id) (“\(existing.title)”); choose another id")
     }
     await host.send(.editing(.content(.add(event))))
     guard host.session?.source.events[id: event.id] == event else {
@@ -111,7 +113,9 @@ extension CommandExecutor {
     guard let changes = state.editing.content.preview else {
       return .failure("no change set was captured")
     }
-    if changes.isEmpty { return .info("no changes against \(Describe.reference(session.baseline))") }
+    if changes.isEmpty {
+      return .info("no changes against \(Describe.reference(session.baseline))")
+    }
     var outcome = CommandOutcome.info("change set against \(Describe.reference(session.baseline)):")
     for line in Describe.changes(changes) { outcome.detail(line) }
     return outcome
@@ -133,7 +137,9 @@ extension CommandExecutor {
     if case .failure(let refusal) = readySession() { return .failure(refusal.reason) }
     await host.send(.editing(.content(.retryProposal)))
     var outcome = publicationOutcome()
-    if !outcome.failed { outcome.info("(same attempt as before: idempotency key \(request.idempotencyKey))") }
+    if !outcome.failed {
+      outcome.info("(same attempt as before: idempotency key \(request.idempotencyKey))")
+    }
     return outcome
   }
 
@@ -149,10 +155,12 @@ extension CommandExecutor {
       return .failure("no proposal created: \(Describe.abbreviatingHashes(reason))")
     case .interrupted:
       return .failure(
-        "the proposal attempt was interrupted before the service answered; 'retry' sends it again (same key, at most one record)")
+        "the proposal attempt was interrupted before the service answered; 'retry' sends it again (same key, at most one record)"
+      )
     case .unconfirmed:
       return .failure(
-        "a proposal record was created, but the service's answer was invalid (reported); 'proposals' lists it")
+        "a proposal record was created, but the service's answer was invalid (reported); 'proposals' lists it"
+      )
     case .publishing:
       return .failure("the proposal is still being published; 'status' shows the outcome later")
     case .idle:

@@ -29,7 +29,9 @@ extension CommandExecutor {
   }
 
   func signOut() async -> CommandOutcome {
-    guard let session = state.session else { return .failure("not signed in; nothing to sign out of") }
+    guard let session = state.session else {
+      return .failure("not signed in; nothing to sign out of")
+    }
     await host.send(.signOut)
     var outcome = CommandOutcome.success("signed out \(session.username)")
     outcome.info(admissionLine)
@@ -82,7 +84,8 @@ extension CommandExecutor {
     outcome.info(admissionLine)
     outcome.info(workspaceLine)
     if let session = host.session, let changes = await host.localChanges() {
-      outcome.info("edits against \(Describe.reference(session.baseline)): \(Describe.changeCounts(changes))")
+      outcome.info(
+        "edits against \(Describe.reference(session.baseline)): \(Describe.changeCounts(changes))")
     }
     outcome.info("proposal form: " + Describe.form(state.editing.content.form))
     if let pending = host.journal.pending {

@@ -32,7 +32,8 @@ final class CommandExecutor {
     // A reported problem means the command did not do what its result lines may claim.
     if !issues.isEmpty { outcome.lines.removeAll { $0.tone == .success } }
     for issue in issues {
-      outcome.fail("internal problem: " + issue.split(whereSeparator: \.isNewline).joined(separator: " "))
+      outcome.fail(
+        "internal problem: " + issue.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
     return outcome
   }
@@ -78,7 +79,8 @@ final class CommandExecutor {
     case .preparationFailed(let failure):
       .failure(
         Refusal(
-          "the workspace is not ready (preparation failed: \(failure.message)); 'leave' then 'enter' to try again"))
+          "the workspace is not ready (preparation failed: \(failure.message)); 'leave' then 'enter' to try again"
+        ))
     }
   }
 
@@ -113,10 +115,14 @@ final class CommandExecutor {
   }
 
   /// The line describing the workspace now.
-  var workspaceLine: String { "workspace: " + Describe.availability(state.editing.workspace.availability) }
+  var workspaceLine: String {
+    "workspace: " + Describe.availability(state.editing.workspace.availability)
+  }
 
   /// The line describing admission now.
-  var admissionLine: String { "authoring: " + Describe.admission(state.editing.authoring.admission) }
+  var admissionLine: String {
+    "authoring: " + Describe.admission(state.editing.authoring.admission)
+  }
 }
 
 /// Why a command cannot run now.

@@ -6,7 +6,8 @@ enum CommandHelp {
       outcome.info("commands:")
       let width = CommandTable.all.map(\.usage.count).max() ?? 0
       for spec in CommandTable.all {
-        outcome.detail(spec.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + spec.summary)
+        outcome.detail(
+          spec.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + spec.summary)
       }
       outcome.info("'help COMMAND' or 'COMMAND --help' explains one command.")
       return outcome

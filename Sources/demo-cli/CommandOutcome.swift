@@ -24,7 +24,9 @@ struct CommandOutcome: Equatable, Sendable {
   var quits = false
 
   static func success(_ text: String) -> Self { Self(lines: [Line(tone: .success, text: text)]) }
-  static func failure(_ text: String) -> Self { Self(lines: [Line(tone: .failure, text: text)], failed: true) }
+  static func failure(_ text: String) -> Self {
+    Self(lines: [Line(tone: .failure, text: text)], failed: true)
+  }
   static func info(_ text: String) -> Self { Self(lines: [Line(tone: .info, text: text)]) }
 
   mutating func success(_ text: String) { lines.append(Line(tone: .success, text: text)) }

@@ -16,7 +16,8 @@ enum CommandParser {
     return try command(spec.name, arguments)
   }
 
-  private static func command(_ name: String, _ arguments: [String]) throws(CommandError) -> Command {
+  private static func command(_ name: String, _ arguments: [String]) throws(CommandError) -> Command
+  {
     func none(_ command: Command) throws(CommandError) -> Command {
       guard arguments.isEmpty else { throw .usage(command: name) }
       return command
@@ -103,7 +104,9 @@ enum CommandParser {
     return (String(word[..<equals]), String(word[word.index(after: equals)...]))
   }
 
-  private static func title(_ words: ArraySlice<String>, command: String) throws(CommandError) -> String {
+  private static func title(_ words: ArraySlice<String>, command: String) throws(CommandError)
+    -> String
+  {
     let title = words.joined(separator: " ").trimmingWhitespace
     guard !title.isEmpty else { throw .usage(command: command) }
     return title

@@ -11,7 +11,9 @@ struct CommandSpec: Sendable {
   /// Further lines for `help COMMAND`.
   let details: [String]
 
-  init(_ name: String, aliases: [String] = [], usage: String, _ summary: String, details: [String] = []) {
+  init(
+    _ name: String, aliases: [String] = [], usage: String, _ summary: String, details: [String] = []
+  ) {
     self.name = name
     self.aliases = aliases
     self.usage = usage
@@ -23,7 +25,8 @@ struct CommandSpec: Sendable {
 enum CommandTable {
   static let all: [CommandSpec] = [
     CommandSpec(
-      "signin", usage: "signin USER PASSWORD", "sign in; an author is admitted and the workspace prepared",
+      "signin", usage: "signin USER PASSWORD",
+      "sign in; an author is admitted and the workspace prepared",
       details: [
         "Accounts: ada/lovelace and grace/hopper may author; linus/torvalds may only read.",
         "Signing in starts a new session, then admission is decided for it; an admitted author's",
@@ -40,10 +43,12 @@ enum CommandTable {
     CommandSpec(
       "status", usage: "status", "session, admission, workspace, edits, proposal form"),
     CommandSpec(
-      "list", aliases: ["ls"], usage: "list", "the working copy's events, marked against the baseline",
+      "list", aliases: ["ls"], usage: "list",
+      "the working copy's events, marked against the baseline",
       details: ["Markers: + added, ~ changed (and removed events are listed with -)."]),
     CommandSpec(
-      "add", usage: "add ID TITLE… [--date YYYY-MM-DD] [--venue VENUE]", "add an event to the working copy",
+      "add", usage: "add ID TITLE… [--date YYYY-MM-DD] [--venue VENUE]",
+      "add an event to the working copy",
       details: [
         "The title is the remaining words. --date defaults to TBA, --venue to TBA.",
         "Quote words that belong together: add e4 Poetry Evening --venue \"Old Bookshop\".",
@@ -51,13 +56,15 @@ enum CommandTable {
     CommandSpec(
       "rename", usage: "rename ID TITLE…", "give an event of the working copy a new title"),
     CommandSpec(
-      "reschedule", usage: "reschedule ID YYYY-MM-DD", "move an event of the working copy to another day"),
+      "reschedule", usage: "reschedule ID YYYY-MM-DD",
+      "move an event of the working copy to another day"),
     CommandSpec(
       "remove", aliases: ["rm"], usage: "remove ID", "remove an event from the working copy"),
     CommandSpec(
       "diff", usage: "diff", "capture the working copy's changes against the baseline (a preview)"),
     CommandSpec(
-      "propose", usage: "propose TITLE…", "publish the changes as a new proposal against the baseline",
+      "propose", usage: "propose TITLE…",
+      "publish the changes as a new proposal against the baseline",
       details: [
         "Prints the record: id · content revision · target branch@revision.",
         "Nothing is sent when nothing changed. A failed attempt can be repeated with 'retry'",
@@ -69,23 +76,27 @@ enum CommandTable {
       "fresh", usage: "fresh", "start a fresh proposal: reset the working copy to the baseline",
       details: ["Edits not yet proposed are discarded."]),
     CommandSpec(
-      "forget", usage: "forget", "remove the local workspace data (the working copy and its baseline)",
+      "forget", usage: "forget",
+      "remove the local workspace data (the working copy and its baseline)",
       details: [
         "Edits not yet proposed are lost; proposals already created stay on the server.",
         "The workspace becomes inactive; 'enter' (as an author) prepares a fresh copy.",
         "With --state, the state file no longer holds the working copy.",
       ]),
     CommandSpec(
-      "proposals", usage: "proposals", "the proposals the server lists (it may lag behind a moment)"),
+      "proposals", usage: "proposals", "the proposals the server lists (it may lag behind a moment)"
+    ),
     CommandSpec(
-      "merge", usage: "merge PROPOSAL_ID", "as a reviewer, land a proposal on its branch (a new revision)"),
+      "merge", usage: "merge PROPOSAL_ID",
+      "as a reviewer, land a proposal on its branch (a new revision)"),
     CommandSpec(
       "refresh", usage: "refresh", "install the branch's newest revision as the baseline",
       details: ["The working copy keeps its edits; 'fresh' starts over from the new baseline."]),
     CommandSpec(
       "branches", usage: "branches", "the branches and their head revisions"),
     CommandSpec(
-      "select", usage: "select BRANCH", "switch the baseline to another branch (needs no pending edits)"),
+      "select", usage: "select BRANCH",
+      "switch the baseline to another branch (needs no pending edits)"),
     CommandSpec(
       "help", aliases: ["?"], usage: "help [COMMAND]", "list the commands, or explain one",
       details: ["COMMAND --help does the same."]),

@@ -70,7 +70,8 @@ enum Describe {
 
   /// `+1 ~0 -2`, or `none`.
   static func changeCounts(_ changes: EventChangeSet) -> String {
-    changes.isEmpty ? "none" : "+\(changes.added.count) ~\(changes.modified.count) -\(changes.removed.count)"
+    changes.isEmpty
+      ? "none" : "+\(changes.added.count) ~\(changes.modified.count) -\(changes.removed.count)"
   }
 
   /// The proposal form's state.
@@ -81,8 +82,10 @@ enum Describe {
     case .published(let record): "published \(Self.record(record))"
     case .noChanges: "nothing to propose (no changes)"
     case .failed(let request, let reason): "“\(request.title)” failed: \(reason) (retry possible)"
-    case .interrupted(let request): "“\(request.title)” interrupted before the service answered (retry possible)"
-    case .unconfirmed(let request): "“\(request.title)” created a record, but the service's answer was invalid"
+    case .interrupted(let request):
+      "“\(request.title)” interrupted before the service answered (retry possible)"
+    case .unconfirmed(let request):
+      "“\(request.title)” created a record, but the service's answer was invalid"
     }
   }
 
@@ -101,7 +104,8 @@ enum Describe {
       case .open: "open"
       case .merged(let revision): "merged into \(Self.revision(revision))"
       }
-    return "\(proposal.id) “\(proposal.title)” by \(proposal.author) · content \(proposal.contentRevision)"
+    return
+      "\(proposal.id) “\(proposal.title)” by \(proposal.author) · content \(proposal.contentRevision)"
       + " · target \(proposal.branch)@\(revision(proposal.baseRevision)) · \(status)"
   }
 

@@ -87,7 +87,9 @@ struct Invocation: Equatable, Sendable {
     case "repl": invocation.mode = .repl
     case "help": invocation.mode = .help
     case "serve":
-      let others = [("--backend", backend), ("--remote", remote), ("--state", invocation.statePath)]
+      let others = [
+        ("--backend", backend), ("--remote", remote), ("--state", invocation.statePath),
+      ]
       for (option, given) in others where given != nil { throw .notWithServe(option) }
       guard let number = UInt16(port ?? "0") else {
         throw .invalidValue(
@@ -163,9 +165,11 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .missingValue(let option): "\(option) needs a value"
     case .repeatedOption(let option): "\(option) is given more than once"
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
-    case .invalidValue(let option, let value, let expected): "\(option) takes \(expected), not '\(value)'"
+    case .invalidValue(let option, let value, let expected):
+      "\(option) takes \(expected), not '\(value)'"
     case .remoteWithoutBackend: "--remote needs --backend git, http or fossil"
-    case .gitWithoutRemote: "--backend git needs --remote PATH (an existing repository) or --remote new"
+    case .gitWithoutRemote:
+      "--backend git needs --remote PATH (an existing repository) or --remote new"
     case .httpWithoutRemote:
       "--backend http needs --remote URL (a running 'demo-cli serve') or --remote new"
     case .fossilWithoutRemote:

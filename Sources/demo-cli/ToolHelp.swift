@@ -86,7 +86,9 @@ enum ToolHelp {
     ]
     let width = CommandTable.all.map(\.usage.count).max() ?? 0
     for spec in CommandTable.all {
-      lines.append("  " + spec.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + spec.summary)
+      lines.append(
+        "  " + spec.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+          + spec.summary)
     }
     lines += [
       "",

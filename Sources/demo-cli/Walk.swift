@@ -44,7 +44,8 @@ struct Walk {
       let persisted = host.credentials.current.persistedGrant == context.grant
       narrator.note(
         "admission: who \(context.identity.rawValue) · capabilities \(Describe.capabilities(context.capabilities))"
-          + " · grant \(context.grant.rawValue)" + (persisted ? ", persisted for the next start" : ""))
+          + " · grant \(context.grant.rawValue)"
+          + (persisted ? ", persisted for the next start" : ""))
     }
 
     narrator.step("Preparation: the workspace is ready at the baseline")
@@ -57,7 +58,8 @@ struct Walk {
     }
     guard let first = host.session?.baseline else { return false }
     narrator.note(
-      "the working copy was prepared against \(Describe.reference(first)); edits are compared with it")
+      "the working copy was prepared against \(Describe.reference(first)); edits are compared with it"
+    )
     if host.remote != nil {
       narrator.note(
         "the baseline is the revision \(first.branch)@\(first.revision) of \(host.place); "
@@ -65,7 +67,8 @@ struct Walk {
     }
 
     narrator.step("Edit: add an event")
-    guard await perform(add(title: "Poetry Evening", date: "2027-03-05", venue: "Old Bookshop")) != nil
+    guard
+      await perform(add(title: "Poetry Evening", date: "2027-03-05", venue: "Old Bookshop")) != nil
     else { return false }
 
     narrator.step("The ChangeSet against \(Describe.reference(first))")
@@ -73,7 +76,8 @@ struct Walk {
 
     narrator.step("Propose it: the first proposal")
     guard let p1 = await propose("Add the poetry evening", as: "P1") else { return false }
-    narrator.note("the record is reported, never installed: the baseline stays \(Describe.reference(first))")
+    narrator.note(
+      "the record is reported, never installed: the baseline stays \(Describe.reference(first))")
 
     narrator.step("Start a fresh proposal: the working copy goes back to the baseline")
     guard await perform(.fresh) != nil else { return false }
@@ -84,7 +88,8 @@ struct Walk {
     else { return false }
 
     narrator.step(
-      "Propose it: a second proposal, independent of \(p1.label), also against \(Describe.reference(first))")
+      "Propose it: a second proposal, independent of \(p1.label), also against \(Describe.reference(first))"
+    )
     guard let p2 = await propose("Rename the book fair", as: "P2") else { return false }
     narrator.note("\(p2.label) holds only the rename: it does not contain \(p1.label)'s event")
 
@@ -182,12 +187,16 @@ struct Walk {
   private func startClean(from baseline: WorkspaceBranchReference) async -> Bool {
     let head = await host.catalogue.head(of: baseline.branch)
     if head != baseline.revision, await perform(.refresh) == nil { return false }
-    if let changes = await host.localChanges(), !changes.isEmpty, await perform(.fresh) == nil { return false }
+    if let changes = await host.localChanges(), !changes.isEmpty, await perform(.fresh) == nil {
+      return false
+    }
     return true
   }
 
   /// The first of `candidates` that differs from the event's current value, so the edit is one.
-  private func differing(_ field: KeyPath<Event, String>, of id: String, _ candidates: [String]) -> String {
+  private func differing(_ field: KeyPath<Event, String>, of id: String, _ candidates: [String])
+    -> String
+  {
     let current = host.session?.source.events[id: id]?[keyPath: field]
     return candidates.first { $0 != current } ?? candidates.first ?? ""
   }
@@ -223,7 +232,9 @@ struct Walk {
     }
     let head = await host.catalogue.head(of: first.branch).map(Describe.revision) ?? "?"
     narrator.summary("\(first.branch) head: \(head) · " + executor.workspaceLine)
-    let mergedHead = merged.map { Describe.reference(WorkspaceBranchReference(branch: first.branch, revision: $0)) }
+    let mergedHead = merged.map {
+      Describe.reference(WorkspaceBranchReference(branch: first.branch, revision: $0))
+    }
     var checks = [
       (
         p1.record.target == first && p2.record.target == first,

@@ -95,7 +95,9 @@ struct RestoreAuthorizationTests {
     #expect(capability.current == nil)
   }
 
-  @Test("Fail closed: when the grant cannot be validated (offline), no carried context survives, and the grant stays persisted")
+  @Test(
+    "Fail closed: when the grant cannot be validated (offline), no carried context survives, and the grant stays persisted"
+  )
   func carriedContextWhileOffline() async {
     struct Offline: Error {}
     let storage = GrantStorage(persisted: .alice)
@@ -136,7 +138,8 @@ struct RestoreAuthorizationTests {
     #expect(capability.current == .alice)
   }
 
-  @Test("Validation applies the admission policy: a refused session is denied and its grant discarded")
+  @Test(
+    "Validation applies the admission policy: a refused session is denied and its grant discarded")
   func validationAppliesThePolicy() async {
     let storage = GrantStorage(persisted: .alice)
     let capability = AuthoringCapabilityProvider()

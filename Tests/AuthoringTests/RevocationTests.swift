@@ -7,7 +7,9 @@ import Testing
 @MainActor
 @Suite("grantRevoked")
 struct RevocationTests {
-  @Test("Revocation clears the context and posts grantInvalidated; the persisted grant is kept, nothing is relinquished")
+  @Test(
+    "Revocation clears the context and posts grantInvalidated; the persisted grant is kept, nothing is relinquished"
+  )
   func revokeWhileAdmitted() async {
     let storage = GrantStorage(persisted: .alice)
     let log = CallLog()

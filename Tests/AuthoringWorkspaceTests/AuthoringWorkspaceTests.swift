@@ -12,7 +12,9 @@ struct AuthoringWorkspaceTests {
   @Test("A validated grant requests workspace preparation")
   func grantValidatedPreparesWorkspace() async {
     let ada = context("ada")
-    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
+    let store = TestStore(
+      initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())
+    ) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
@@ -30,8 +32,12 @@ struct AuthoringWorkspaceTests {
   @Test("A validated grant after a failed preparation prepares again")
   func grantValidatedAfterPreparationFailure() async {
     let ada = context("ada")
-    let failed = WorkspaceAvailability<Notebook>.preparationFailed(WorkspaceFailure(message: "disk full"))
-    let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID, availability: failed), content: .init())) {
+    let failed = WorkspaceAvailability<Notebook>.preparationFailed(
+      WorkspaceFailure(message: "disk full"))
+    let store = TestStore(
+      initialState: Layer.State(
+        workspace: WorkspaceState(id: workspaceID, availability: failed), content: .init())
+    ) {
       Layer { NotesEditor() }
     } withDependencies: {
       $0[AuthoringClient.self] = admittingClient(ada)
@@ -53,7 +59,9 @@ struct AuthoringWorkspaceTests {
     let calls = LockIsolated(0)
     let store = TestStore(initialState: TwoLayers.State()) {
       Scope(state: \TwoLayers.State.first, action: TwoLayers.firstCase) { Layer { NotesEditor() } }
-      Scope(state: \TwoLayers.State.second, action: TwoLayers.secondCase) { Layer { NotesEditor() } }
+      Scope(state: \TwoLayers.State.second, action: TwoLayers.secondCase) {
+        Layer { NotesEditor() }
+      }
     } withDependencies: {
       var client = admittingClient(ada)
       client.requestAdmission = {
@@ -77,9 +85,13 @@ struct AuthoringWorkspaceTests {
     answers[1].resolve(ada)
     answers[0].resolve(ada)
     await second.finish()
-    await store.receiveModification { $0.first.authoring = Authoring.State(admission: .admitted(ada)) }
+    await store.receiveModification {
+      $0.first.authoring = Authoring.State(admission: .admitted(ada))
+    }
     await store.receive(.first(.authoring(.delegate(.grantValidated(ada)))))
-    await store.receive(.first(.workspace(.prepareSource))) { $0.first.workspace.availability = .preparing }
+    await store.receive(.first(.workspace(.prepareSource))) {
+      $0.first.workspace.availability = .preparing
+    }
     await store.receiveModification { $0.first.workspace.availability = .ready(preparedSession) }
     await first.finish()
     await store.finish()
@@ -120,14 +132,18 @@ struct AuthoringWorkspaceTests {
       $0.authoring = Authoring.State(admission: .notAdmitted)
     }
     await store.receive(.authoring(.delegate(.grantInvalidated)))
-    await store.receive(.workspace(.interruptAuthorizedWork)) { $0.workspace.availability = .inactive }
+    await store.receive(.workspace(.interruptAuthorizedWork)) {
+      $0.workspace.availability = .inactive
+    }
     await store.receive(.workspace(.delegate(.interrupted)))
     answer.resolve(preparedSession)
     await store.finish()
     #expect(store.state.workspace.availability == .inactive)
   }
 
-  @Test("A grant invalidated during publication interrupts it; the ready session is kept, a record created anyway is reported")
+  @Test(
+    "A grant invalidated during publication interrupts it; the ready session is kept, a record created anyway is reported"
+  )
   func invalidatedDuringPublication() async {
     let ada = context("ada")
     let record = PendingAnswer<ProposalRecord>()
@@ -171,11 +187,18 @@ struct AuthoringWorkspaceTests {
     let typed = WorkspaceSession(source: Notebook(text: "hello, typed"), baseline: baseline)
     await store.send(.content(.type(", typed"))) { $0.workspace.availability = .ready(typed) }
     // The client refreshed the copy it was given, before the edit.
-    answer.resolve(WorkspaceSession(
-      source: Notebook(text: "hello"), baseline: WorkspaceBranchReference(branch: "main", revision: "r2")))
+    answer.resolve(
+      WorkspaceSession(
+        source: Notebook(text: "hello"),
+        baseline: WorkspaceBranchReference(branch: "main", revision: "r2")))
     await store.receiveModification()
-    await store.receive(.workspace(.delegate(.refreshFailed(WorkspaceFailure(
-      message: "the working copy changed while refreshing; nothing was installed — try again")))))
+    await store.receive(
+      .workspace(
+        .delegate(
+          .refreshFailed(
+            WorkspaceFailure(
+              message:
+                "the working copy changed while refreshing; nothing was installed — try again")))))
     await store.finish()
     #expect(store.state.workspace.availability == .ready(typed))
   }
@@ -199,16 +222,19 @@ struct AuthoringWorkspaceTests {
   func contentEditWithoutSession() async {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())) {
+      let store = TestStore(
+        initialState: Layer.State(workspace: WorkspaceState(id: workspaceID), content: .init())
+      ) {
         Layer { NotesEditor() }
       }
       await store.send(.content(.type("lost?")))
       await store.send(.content(.readCapability))
       #expect(store.state.workspace.availability == .inactive)
     }
-    #expect(recorder.messages == [
-      "Content wrote a source while the workspace is inactive; the edit was ignored. Edit only a ready session's source."
-    ])
+    #expect(
+      recorder.messages == [
+        "Content wrote a source while the workspace is inactive; the edit was ignored. Edit only a ready session's source."
+      ])
   }
 }
 

@@ -78,13 +78,18 @@ func layerState(
 func notebookClient(
   prepareSource: @escaping @Sendable (WorkspaceID) async throws -> WorkspaceSession<Notebook> =
     unimplemented("prepareSource"),
-  refreshBaseline: @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> WorkspaceSession<Notebook> =
+  refreshBaseline:
+    @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> WorkspaceSession<
+      Notebook
+    > =
     unimplemented("refreshBaseline"),
-  captureChanges: @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> NotebookChanges =
+  captureChanges:
+    @escaping @Sendable (Notebook, WorkspaceBranchReference) async throws -> NotebookChanges =
     unimplemented("captureChanges"),
-  publishProposal: @escaping @Sendable (
-    Notebook, WorkspaceBranchReference, NotebookChanges, ProposalRequest
-  ) async throws -> ProposalRecord = unimplemented("publishProposal")
+  publishProposal:
+    @escaping @Sendable (
+      Notebook, WorkspaceBranchReference, NotebookChanges, ProposalRequest
+    ) async throws -> ProposalRecord = unimplemented("publishProposal")
 ) -> WorkspaceClient<Notebook, NotebookChanges> {
   WorkspaceClient(
     prepareSource: prepareSource,
@@ -111,7 +116,9 @@ func admittingClient(_ admitted: AuthoringContext) -> AuthoringClient {
 /// A client answer the test releases when it chooses; it ignores cancellation, like a request
 /// already on the wire.
 final class PendingAnswer<Value: Sendable>: Sendable {
-  private let state = LockIsolated<(value: Value?, waiters: [CheckedContinuation<Value, Never>], arrived: Bool)>((nil, [], false))
+  private let state = LockIsolated<
+    (value: Value?, waiters: [CheckedContinuation<Value, Never>], arrived: Bool)
+  >((nil, [], false))
 
   /// Suspends the caller until `resolve` (immediately if it already happened).
   func value() async -> Value {

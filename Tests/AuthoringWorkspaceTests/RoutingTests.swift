@@ -104,14 +104,20 @@ struct RoutingTests {
     await store.finish()
   }
 
-  @Test("A server-side revocation reaches Authoring through the layer: the capability goes, the persisted grant stays")
+  @Test(
+    "A server-side revocation reaches Authoring through the layer: the capability goes, the persisted grant stays"
+  )
   func revocationIsRouted() async {
     let ada = context("ada")
     let calls = LockIsolated<[String]>([])
     let capability = AuthoringCapabilityProvider()
     var authoringClient = admittingClient(ada)
-    authoringClient.discardPersistedGrant = { grant in calls.withValue { $0.append("discard \(grant.rawValue)") } }
-    authoringClient.relinquish = { grant in calls.withValue { $0.append("relinquish \(grant.rawValue)") } }
+    authoringClient.discardPersistedGrant = { grant in
+      calls.withValue { $0.append("discard \(grant.rawValue)") }
+    }
+    authoringClient.relinquish = { grant in
+      calls.withValue { $0.append("relinquish \(grant.rawValue)") }
+    }
     let store = TestStore(initialState: layerState(admitted: ada, .ready(preparedSession))) {
       Layer { NotesEditor() }
     } withDependencies: { [authoringClient] in
@@ -122,8 +128,11 @@ struct RoutingTests {
     }
 
     await store.send(.workspace(.refreshBaseline))
-    await store.receive(.workspace(.delegate(.refreshFailed(
-      WorkspaceFailure(WorkspaceAuthorizationError.invalidated)))))
+    await store.receive(
+      .workspace(
+        .delegate(
+          .refreshFailed(
+            WorkspaceFailure(WorkspaceAuthorizationError.invalidated)))))
     await store.receive(.workspace(.delegate(.authorizationInvalidated)))
     await store.receive(.authoring(.grantRevoked)) {
       $0.authoring = Authoring.State(admission: .notAdmitted)
@@ -137,7 +146,9 @@ struct RoutingTests {
     #expect(store.state.workspace.availability == .ready(preparedSession))
   }
 
-  private func proposingState(admitted: AuthoringContext) -> AuthoringWorkspace<ProposingNotes>.State {
+  private func proposingState(admitted: AuthoringContext)
+    -> AuthoringWorkspace<ProposingNotes>.State
+  {
     AuthoringWorkspace<ProposingNotes>.State(
       authoring: Authoring.State(admission: .admitted(admitted)),
       workspace: WorkspaceState(id: workspaceID, availability: .ready(preparedSession)),

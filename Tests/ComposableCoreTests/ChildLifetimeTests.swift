@@ -158,7 +158,9 @@ struct ChildLifetimeTests {
   @Test("A child removed by an effect's state.modify has its effects cancelled too")
   func removalByModificationCancelsChildEffects() async {
     let log = Log<String>()
-    let store = Store(initialState: Parent.State(detail: .init(id: 1), rows: [.init(id: 2), .init(id: 3)])) {
+    let store = Store(
+      initialState: Parent.State(detail: .init(id: 1), rows: [.init(id: 2), .init(id: 3)])
+    ) {
       Parent(log: log)
     }
     let detail = store.send(.detail(.start))

@@ -6,7 +6,11 @@ import Testing
 /// A concatenation whose first step sends an action that starts a poll which never ends.
 private struct Poll: Reducer {
   struct State: Equatable { var steps: [String] = [] }
-  enum Action: Sendable, Equatable { case go, startPolling, step(String), stopPolling }
+  enum Action: Sendable, Equatable {
+    case go, startPolling
+    case step(String)
+    case stopPolling
+  }
   let log: Log<String>
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -59,11 +63,23 @@ private func waitUntil(
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let resumed = LockIsolated(false)
       let resume: @Sendable () -> Void = {
-        if resumed.withValue({ done in defer { done = true }; return !done }) { continuation.resume() }
+        if resumed.withValue({ done in
+          defer { done = true }
+          return !done
+        }) {
+          continuation.resume()
+        }
       }
-      let holds = withObservationTracking { condition() } onChange: { resume() }
+      let holds = withObservationTracking {
+        condition()
+      } onChange: {
+        resume()
+      }
       if holds { resume() }
-      Task { try? await Task.sleep(until: deadline, clock: .continuous); resume() }
+      Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        resume()
+      }
     }
   }
 }

@@ -43,7 +43,9 @@ struct DebounceTests {
   @Test("Each new value restarts the delay; only the last one runs, once, after the quiet period")
   func restartsOnEachValue() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.queryChanged("a")) { $0.query = "a" }
@@ -64,7 +66,9 @@ struct DebounceTests {
   @Test("A value followed by quiet runs exactly once, at the end of the delay")
   func firesOnceAfterQuietPeriod() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.queryChanged("swift")) { $0.query = "swift" }
@@ -78,7 +82,9 @@ struct DebounceTests {
   @Test(".cancel(id:) cancels a pending debounced effect")
   func cancelByID() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Search.State()) { Search() } withDependencies: {
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.queryChanged("a")) { $0.query = "a" }

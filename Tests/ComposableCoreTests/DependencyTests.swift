@@ -65,10 +65,11 @@ struct DependencyTests {
       Greeter().dependency(\.greeting, Greeting(text: "override"))
     }
     await store.send(.greet).finish(timeout: .seconds(15))
-    #expect(store.seen == [
-      "reduce: override",
-      "effect: override, child: override, task: override",
-    ])
+    #expect(
+      store.seen == [
+        "reduce: override",
+        "effect: override, child: override, task: override",
+      ])
   }
 
   @Test("The type-keyed .dependency modifier installs a DependencyKey value")
@@ -93,30 +94,38 @@ struct DependencyTests {
 
   @Test("A store made inside withDependencies runs every reduce and effect with those values")
   func storeKeepsTheDependenciesOfItsCreation() async {
-    let store = withDependencies { $0.greeting = Greeting(text: "at creation") } operation: {
+    let store = withDependencies {
+      $0.greeting = Greeting(text: "at creation")
+    } operation: {
       Store(initialState: Greeter.State()) { Greeter() }
     }
     await store.send(.greet).finish(timeout: .seconds(15))
     // Values in force where an action is sent do not replace the store's own (as in TCA).
-    let task = withDependencies { $0.greeting = Greeting(text: "at send") } operation: {
+    let task = withDependencies {
+      $0.greeting = Greeting(text: "at send")
+    } operation: {
       store.send(.greet)
     }
     await task.finish(timeout: .seconds(15))
-    #expect(store.seen == [
-      "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
-      "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
-    ])
+    #expect(
+      store.seen == [
+        "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
+        "reduce: at creation", "effect: at creation, child: at creation, task: at creation",
+      ])
   }
 
   @Test("Inside such a store, .dependency modifiers still override for their reducer")
   func modifiersOverrideTheStoreValues() async {
-    let store = withDependencies { $0.greeting = Greeting(text: "at creation") } operation: {
+    let store = withDependencies {
+      $0.greeting = Greeting(text: "at creation")
+    } operation: {
       Store(initialState: Greeter.State()) {
         Greeter().dependency(\.greeting, Greeting(text: "modifier"))
       }
     }
     await store.send(.greet).finish(timeout: .seconds(15))
-    #expect(store.seen == ["reduce: modifier", "effect: modifier, child: modifier, task: modifier"])
+    #expect(
+      store.seen == ["reduce: modifier", "effect: modifier, child: modifier, task: modifier"])
   }
 
   @Test("Test stores answer test values; a key without one is reported by name")
@@ -143,7 +152,10 @@ struct DependencyTests {
         try await endpoint(1)
       }
     }
-    #expect(recorder.messages == ["Unimplemented: Client.fetch was called, but this test did not override it."])
+    #expect(
+      recorder.messages == [
+        "Unimplemented: Client.fetch was called, but this test did not override it."
+      ])
   }
 
   @Test("Live values stay one instance per process, whatever context was set before")

@@ -233,7 +233,11 @@ struct EffectTests {
 
 private struct Sequenced: Reducer {
   struct State: Equatable { var received: [String] = [] }
-  enum Action: Sendable, Equatable { case go, mapped, record(String), startTwoCancellable, cancelBoth }
+  enum Action: Sendable, Equatable {
+    case go, mapped
+    case record(String)
+    case startTwoCancellable, cancelBoth
+  }
   let log: Log<String>
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {

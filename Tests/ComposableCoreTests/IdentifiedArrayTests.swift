@@ -21,7 +21,10 @@ private func expectConsistent(
 /// A row whose reducer (wrongly) changes its own id, and starts work that runs until cancelled.
 private struct Renaming: Reducer {
   typealias State = Row
-  enum Action: Sendable, Equatable { case start, rename(to: Int) }
+  enum Action: Sendable, Equatable {
+    case start
+    case rename(to: Int)
+  }
   let log: Log<String>
 
   func reduce(into state: inout Row, action: Action) -> Effect<Action> {
@@ -43,7 +46,10 @@ private struct Rows: Reducer {
 
   var body: some Reducer<State, Action> {
     Reduce { _, _ in .none }
-      .forEach(\.rows, action: CasePath(embed: Action.rows) { if case .rows(let a) = $0 { a } else { nil } }) {
+      .forEach(
+        \.rows,
+        action: CasePath(embed: Action.rows) { if case .rows(let a) = $0 { a } else { nil } }
+      ) {
         Renaming(log: log)
       }
   }
@@ -63,7 +69,8 @@ struct IdentifiedArrayTests {
     #expect(rows.contains(id: 1) && !rows.contains(id: 3))
     expectConsistent(rows)
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.contains("an element with id 3 was written under id 1") == true)
+    #expect(
+      recorder.messages.first?.contains("an element with id 3 was written under id 1") == true)
   }
 
   @Test("Changing an element's id in modify(id:) is reported; the element moves to the free id")
@@ -90,7 +97,8 @@ struct IdentifiedArrayTests {
     #expect(rows.ids == [2])
     #expect(rows[id: 2]?.title == "b")
     expectConsistent(rows)
-    #expect(recorder.messages.first?.contains("Another element has id 2, so it was dropped") == true)
+    #expect(
+      recorder.messages.first?.contains("Another element has id 2, so it was dropped") == true)
   }
 
   @Test("Ordinary edits keep the index: append, insert, remove, write in place")
@@ -106,7 +114,9 @@ struct IdentifiedArrayTests {
     expectConsistent(rows)
   }
 
-  @Test("A forEach element reducer that changes its id is reported; the index holds and its effects stop")
+  @Test(
+    "A forEach element reducer that changes its id is reported; the index holds and its effects stop"
+  )
   func forEachElementChangingItsID() async {
     let recorder = RecordingReporter()
     let log = Log<String>()

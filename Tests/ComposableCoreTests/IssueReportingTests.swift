@@ -25,7 +25,9 @@ struct IssueReportingTests {
     await withIssueReporters([recorder]) {
       let value = await withErrorReporting { () async throws -> Int in 7 }
       #expect(value == 7)
-      let cancelled: Int? = await withErrorReporting { () async throws -> Int in throw CancellationError() }
+      let cancelled: Int? = await withErrorReporting { () async throws -> Int in
+        throw CancellationError()
+      }
       #expect(cancelled == nil)
       let failed: Int? = await withErrorReporting { () async throws -> Int in throw Failure() }
       #expect(failed == nil)
@@ -92,21 +94,27 @@ struct EffectMisuseTests {
       await store.send(.handled).finish(timeout: .seconds(15))
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.contains("An effect threw an error that nothing handled") == true)
+    #expect(
+      recorder.messages.first?.contains("An effect threw an error that nothing handled") == true)
     #expect(store.caught == ["disk full"])
   }
 }
 
 private struct Thrower: Reducer {
   struct State: Equatable { var caught: [String] = [] }
-  enum Action: Sendable, Equatable { case unhandled, handled, caught(String) }
+  enum Action: Sendable, Equatable {
+    case unhandled, handled
+    case caught(String)
+  }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .unhandled:
       return .run { _ in throw Failure() }
     case .handled:
-      return .run { _ in throw Failure() } catch: { error, send in
+      return .run { _ in
+        throw Failure()
+      } catch: { error, send in
         await send(.caught("\(error)"))
       }
     case .caught(let message):

@@ -12,7 +12,8 @@ private final class LastReference<Value: Sendable>: @unchecked Sendable {
 @MainActor
 @Suite("Releasing a store off the main actor")
 struct OffMainReleaseTests {
-  @Test("A store released on another thread cancels its running effects, without racing the main actor")
+  @Test(
+    "A store released on another thread cancels its running effects, without racing the main actor")
   func storeReleasedOffMain() async {
     let log = Log<String>()
     var store: Store<Jobs.State, Jobs.Action>? = Store(initialState: Jobs.State()) {

@@ -39,7 +39,10 @@ private struct Form: Reducer {
 
 /// Counts selections by id only: its value is not `Equatable`.
 private struct Picker: Reducer {
-  struct Selection { let id: Int; let label: String }
+  struct Selection {
+    let id: Int
+    let label: String
+  }
   struct State: Equatable {
     var selection = Selection(id: 0, label: "none")
     var reactions = 0
@@ -72,7 +75,9 @@ struct OnChangeTests {
   @Test("Reacts once per change, with the old and new value, after the base reducer")
   func reactsToChanges() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Form.State()) { Form() } withDependencies: {
+    let store = TestStore(initialState: Form.State()) {
+      Form()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.setQuery("a")) {

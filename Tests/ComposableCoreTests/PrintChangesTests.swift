@@ -56,40 +56,42 @@ struct PrintChangesTests {
     store.send(.increment)
     store.send(.noop)
     await store.send(.incrementLater).finish(timeout: .seconds(15))
-    #expect(log.all == printed([
-      """
-      received action:
-        .increment
-         Tally.State(
-        −  count: 0,
-        +  count: 1,
-           title: "Tally",
-         )
+    #expect(
+      log.all
+        == printed([
+          """
+          received action:
+            .increment
+             Tally.State(
+            −  count: 0,
+            +  count: 1,
+               title: "Tally",
+             )
 
-      """,
-      """
-      received action:
-        .noop
-        (No state changes)
+          """,
+          """
+          received action:
+            .noop
+            (No state changes)
 
-      """,
-      """
-      received action:
-        .incrementLater
-        (No state changes)
+          """,
+          """
+          received action:
+            .incrementLater
+            (No state changes)
 
-      """,
-      """
-      received action:
-        .increment
-         Tally.State(
-        −  count: 1,
-        +  count: 2,
-           title: "Tally",
-         )
+          """,
+          """
+          received action:
+            .increment
+             Tally.State(
+            −  count: 1,
+            +  count: 2,
+               title: "Tally",
+             )
 
-      """,
-    ]))
+          """,
+        ]))
   }
 
   @Test("actionLabels prints one line per action with its case names, without payloads")
@@ -100,19 +102,22 @@ struct PrintChangesTests {
     }
     store.send(.increment)
     store.send(.child(.rename("Score")))
-    #expect(log.all == printed([
-      "received action: .increment\n",
-      "received action: .child(.rename)\n",
-    ]))
+    #expect(
+      log.all
+        == printed([
+          "received action: .increment\n",
+          "received action: .child(.rename)\n",
+        ]))
   }
 
   @Test("A custom printer gets the action and the state before and after; nil prints nothing")
   func customAndNilPrinters() {
     let seen = LockIsolated<[String]>([])
     let store = Store(initialState: Tally.State()) {
-      Tally()._printChanges(ChangePrinter { action, old, new in
-        seen.withValue { $0.append("\(action): \(old.count) → \(new.count)") }
-      })
+      Tally()._printChanges(
+        ChangePrinter { action, old, new in
+          seen.withValue { $0.append("\(action): \(old.count) → \(new.count)") }
+        })
     }
     store.send(.increment)
     #expect(seen.current == printed(["increment: 0 → 1"]))
@@ -130,6 +135,7 @@ struct PrintChangesTests {
     }
     await store.send(.incrementLater)
     await store.receive(.increment) { $0.count = 1 }
-    #expect(log.all == printed(["received action: .incrementLater\n", "received action: .increment\n"]))
+    #expect(
+      log.all == printed(["received action: .incrementLater\n", "received action: .increment\n"]))
   }
 }

@@ -65,7 +65,8 @@ struct ScopeCacheTests {
     #expect(first === second)
     // Scoped stores cache their own scopes too.
     let nested = store.scope(state: \.self, action: .`self`)
-    #expect(nested.scope(state: \.left, action: .left) === nested.scope(state: \.left, action: .left))
+    #expect(
+      nested.scope(state: \.left, action: .left) === nested.scope(state: \.left, action: .left))
     // A case path kept in a value is one function, whatever its embed is built from.
     let kept = CasePath<Board.Action, Counter.Action>(embed: Board.Action.right) {
       if case .right(let a) = $0 { a } else { nil }

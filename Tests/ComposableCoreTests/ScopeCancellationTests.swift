@@ -35,10 +35,16 @@ private struct Screen: Reducer {
   let log: Log<String>
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.left, action: CasePath(embed: Action.left) { if case .left(let a) = $0 { a } else { nil } }) {
+    Scope(
+      state: \.left,
+      action: CasePath(embed: Action.left) { if case .left(let a) = $0 { a } else { nil } }
+    ) {
       Loader(log: log)
     }
-    Scope(state: \.right, action: CasePath(embed: Action.right) { if case .right(let a) = $0 { a } else { nil } }) {
+    Scope(
+      state: \.right,
+      action: CasePath(embed: Action.right) { if case .right(let a) = $0 { a } else { nil } }
+    ) {
       Loader(log: log)
     }
     Reduce { _, action in
@@ -59,7 +65,8 @@ struct ScopeCancellationTests {
     await log.wait(for: "left started")
     #expect(store.isEffectInFlight(Loader.CancelID.load("left")))
     let left = store.scope(
-      state: \.left, action: CasePath(embed: Screen.Action.left) { if case .left(let a) = $0 { a } else { nil } })
+      state: \.left,
+      action: CasePath(embed: Screen.Action.left) { if case .left(let a) = $0 { a } else { nil } })
     #expect(left.isEffectInFlight(Loader.CancelID.load("left")))
     store.send(.cancelLeftFromParent)
     #expect(!store.isEffectInFlight(Loader.CancelID.load("left")))

@@ -56,7 +56,10 @@ private struct Middle: Reducer {
 
 private struct Leaf: Reducer {
   struct State: Equatable { var count = 0 }
-  enum Action: Sendable, Equatable { case ping(Int), pong(Int) }
+  enum Action: Sendable, Equatable {
+    case ping(Int)
+    case pong(Int)
+  }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.count += 1
@@ -216,10 +219,16 @@ struct ScopedStoreTests {
     // A store observed once and not read again after its notification leaves the list; so
     // does an observed store that is released.
     let once = store.scope(state: \.self, action: .`self`)
-    withObservationTracking { _ = once.state } onChange: {}
+    withObservationTracking {
+      _ = once.state
+    } onChange: {
+    }
     do {
       let released = store.scope(state: \.right, action: .left)
-      withObservationTracking { _ = released.state } onChange: {}
+      withObservationTracking {
+        _ = released.state
+      } onChange: {
+      }
     }
     #expect(store.observedScopedStoreCount == 4)
     right.send(.increment)

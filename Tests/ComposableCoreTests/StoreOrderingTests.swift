@@ -145,8 +145,12 @@ struct Siblings: Reducer {
 }
 
 extension CasePath<Siblings.Action, Counter.Action> {
-  static var left: Self { Self(embed: Siblings.Action.left) { if case .left(let a) = $0 { a } else { nil } } }
-  static var right: Self { Self(embed: Siblings.Action.right) { if case .right(let a) = $0 { a } else { nil } } }
+  static var left: Self {
+    Self(embed: Siblings.Action.left) { if case .left(let a) = $0 { a } else { nil } }
+  }
+  static var right: Self {
+    Self(embed: Siblings.Action.right) { if case .right(let a) = $0 { a } else { nil } }
+  }
 }
 
 struct Outer: Reducer {
@@ -179,7 +183,9 @@ struct Optionals: Reducer {
 }
 
 extension CasePath<Optionals.Action, Counter.Action> {
-  static var child: Self { Self(embed: Optionals.Action.child) { if case .child(let a) = $0 { a } else { nil } } }
+  static var child: Self {
+    Self(embed: Optionals.Action.child) { if case .child(let a) = $0 { a } else { nil } }
+  }
 }
 
 /// Collects issues reported by plain stores (ComposableTesting's IssueRecorder is for tests of

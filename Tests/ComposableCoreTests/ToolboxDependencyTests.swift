@@ -49,7 +49,9 @@ struct ToolboxDependencyTests {
     await store.send(.note) { $0.entries = ["note at 0.0"] }
     await store.send(.note) { $0.entries.append("note at 0.0") }  // constant, not the wall clock
 
-    let set = TestStore(initialState: Journal.State()) { Journal() } withDependencies: {
+    let set = TestStore(initialState: Journal.State()) {
+      Journal()
+    } withDependencies: {
       $0.date = .constant(Date(timeIntervalSince1970: 1_000))
     }
     await set.send(.note) { $0.entries = ["note at 1000.0"] }
@@ -78,8 +80,11 @@ struct ToolboxDependencyTests {
       await store.send(.roll) { $0.entries = ["rolled \(rolls)"] }
       await store.send(.roll) { $0.entries.append("rolled \(next)") }  // the stream continues
     }
-    let seeded = TestStore(initialState: Journal.State()) { Journal() } withDependencies: {
-      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SeededRandomNumberGenerator(seed: 42))
+    let seeded = TestStore(initialState: Journal.State()) {
+      Journal()
+    } withDependencies: {
+      $0.withRandomNumberGenerator = WithRandomNumberGenerator(
+        SeededRandomNumberGenerator(seed: 42))
     }
     var fortyTwo = SeededRandomNumberGenerator(seed: 42)
     let other = (0..<3).map { _ in Int.random(in: 1...6, using: &fortyTwo) }
@@ -106,7 +111,9 @@ struct ToolboxDependencyTests {
     #expect(values.clock as? TestClock === other)
 
     // A feature sleeping on \.suspendingClock is driven by the test's `$0.clock`.
-    let store = TestStore(initialState: Journal.State()) { Journal() } withDependencies: {
+    let store = TestStore(initialState: Journal.State()) {
+      Journal()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.noteLater)

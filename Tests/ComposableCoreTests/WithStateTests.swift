@@ -52,7 +52,8 @@ struct WithStateTests {
     let store = Store(initialState: Pair.State()) { Pair() }
     store.send(.increment)
     #expect(store.withState { $0.count } == 1)
-    let unobserved = notifies({ _ = store.withState { $0.count } }, when: { store.send(.increment) })
+    let unobserved = notifies(
+      { _ = store.withState { $0.count } }, when: { store.send(.increment) })
     #expect(!unobserved)
     #expect(store.withState(\.count) == 2)
     // The control: reading `state` does register, so the check above can fail.

@@ -37,7 +37,9 @@ struct BoundedWaitTests {
     let recorder = IssueRecorder()
     let clock = TestClock()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Ticker.State()) { Ticker(gate: UncooperativeGate()) } withDependencies: {
+      let store = TestStore(initialState: Ticker.State()) {
+        Ticker(gate: UncooperativeGate())
+      } withDependencies: {
         $0.clock = clock
       }
       let task = await store.send(.start)
@@ -46,7 +48,9 @@ struct BoundedWaitTests {
     }
     #expect(recorder.messages.count == 1, "\(recorder.messages)")
     let message = recorder.messages.first ?? ""
-    #expect(message.hasPrefix("Expected the action's effects to finish within 0.1 seconds, but they are still running"))
+    #expect(
+      message.hasPrefix(
+        "Expected the action's effects to finish within 0.1 seconds, but they are still running"))
     #expect(message.contains("  • start"))
   }
 
@@ -55,7 +59,9 @@ struct BoundedWaitTests {
     let recorder = IssueRecorder()
     let clock = TestClock()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Ticker.State()) { Ticker(gate: UncooperativeGate()) } withDependencies: {
+      let store = TestStore(initialState: Ticker.State()) {
+        Ticker(gate: UncooperativeGate())
+      } withDependencies: {
         $0.clock = clock
       }
       store.exhaustivity = .off
@@ -64,7 +70,8 @@ struct BoundedWaitTests {
       store.skipInFlightEffects()
     }
     #expect(recorder.messages.count == 1, "\(recorder.messages)")
-    #expect(recorder.messages.first?.hasPrefix("TestClock.run() did not end within 0.1 seconds") == true)
+    #expect(
+      recorder.messages.first?.hasPrefix("TestClock.run() did not end within 0.1 seconds") == true)
     #expect(recorder.messages.first?.contains("a task due at +1.0 seconds") == true)
   }
 
@@ -78,7 +85,9 @@ struct BoundedWaitTests {
       await task.finish(timeout: .milliseconds(50))
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.hasPrefix("Expected the action's effects to finish within 0.05 seconds") == true)
+    #expect(
+      recorder.messages.first?.hasPrefix(
+        "Expected the action's effects to finish within 0.05 seconds") == true)
     gate.open()
   }
 
@@ -96,7 +105,8 @@ struct BoundedWaitTests {
     }
     #expect(recorder.messages.count == 1, "\(recorder.messages)")
     let message = recorder.messages.first ?? ""
-    #expect(message.hasPrefix("Expected effects to finish within 0.05 seconds, but 1 are still running."))
+    #expect(
+      message.hasPrefix("Expected effects to finish within 0.05 seconds, but 1 are still running."))
     #expect(message.contains("Effects cancelled but not stopped yet"))
     #expect(message.contains("  • stubborn"))
     #expect(!message.contains("No effect's work is still running"))
@@ -107,22 +117,27 @@ struct BoundedWaitTests {
     let recorder = IssueRecorder()
     let stop = LockIsolated(false)
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: 0, reducer: {
-        Reduce<Int, Bool> { _, _ in
-          .run { _ in
-            // Computes until the test says stop (bounded, so a slow test never spins on).
-            let end = ContinuousClock.now.advanced(by: .seconds(20))
-            var spins = 0
-            while !stop.current, ContinuousClock.now < end { spins &+= 1 }
+      let store = TestStore(
+        initialState: 0,
+        reducer: {
+          Reduce<Int, Bool> { _, _ in
+            .run { _ in
+              // Computes until the test says stop (bounded, so a slow test never spins on).
+              let end = ContinuousClock.now.advanced(by: .seconds(20))
+              var spins = 0
+              while !stop.current, ContinuousClock.now < end { spins &+= 1 }
+            }
           }
-        }
-      }, timeout: .milliseconds(100))
+        }, timeout: .milliseconds(100))
       await store.send(true)
       stop.setValue(true)
       await store.finish()
     }
     #expect(recorder.messages.count == 1, "\(recorder.messages)")
-    #expect(recorder.messages.first?.hasPrefix("Expected the store's effects to suspend (sleep, await something, or finish) within 0.1 seconds, but one kept running.") == true)
+    #expect(
+      recorder.messages.first?.hasPrefix(
+        "Expected the store's effects to suspend (sleep, await something, or finish) within 0.1 seconds, but one kept running."
+      ) == true)
     #expect(recorder.messages.first?.contains("  • true") == true)
   }
 }
@@ -149,5 +164,7 @@ func testStoreReleasedOffMain() async {
   await Task.detached { last?.drop() }.value
   gate.open()
   #expect(recorder.messages.count == 1, "\(recorder.messages)")
-  #expect(recorder.messages.first?.hasPrefix("1 effect(s) were still running when the test ended, started by:\n  • stubborn") == true)
+  #expect(
+    recorder.messages.first?.hasPrefix(
+      "1 effect(s) were still running when the test ended, started by:\n  • stubborn") == true)
 }

@@ -6,7 +6,10 @@ import Testing
 /// Effects that do work before their first clock sleep: the shapes a test store must never miss.
 struct SlowStarter: Reducer {
   struct State: Equatable { var done = 0 }
-  enum Action: Sendable, Equatable { case start(Shape), started, finished }
+  enum Action: Sendable, Equatable {
+    case start(Shape)
+    case started, finished
+  }
 
   /// What the effect does between being started and sleeping on the clock.
   enum Shape: Sendable, Equatable, CaseIterable {
@@ -43,7 +46,10 @@ struct SlowStarter: Reducer {
         case .workThenChildTasks:
           async let one = tally.bump()
           let two = await withTaskGroup(of: Int.self) { group in
-            group.addTask { busyWork(for: work); return 1 }
+            group.addTask {
+              busyWork(for: work)
+              return 1
+            }
             return await group.reduce(0, +)
           }
           _ = await (one, two)
@@ -107,7 +113,8 @@ struct ExactWaitingTests {
       if store.state.count != 110 { misses.append(store.state.count) }
       await store.finish()
     }
-    #expect(misses.isEmpty, "\(misses.count) of 300 sends returned early (counts \(misses.prefix(10)))")
+    #expect(
+      misses.isEmpty, "\(misses.count) of 300 sends returned early (counts \(misses.prefix(10)))")
   }
 
   @Test(

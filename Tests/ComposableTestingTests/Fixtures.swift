@@ -67,7 +67,8 @@ struct Facts: Reducer {
 /// A wait that ignores cancellation: it ends only when the test opens the gate (the shape of
 /// work that does not cooperate with cancellation).
 final class UncooperativeGate: Sendable {
-  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, []))
 
   var isOpen: Bool { state.withValue { $0.open } }
 

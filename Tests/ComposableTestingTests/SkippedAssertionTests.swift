@@ -26,39 +26,47 @@ struct SkippedAssertionTests {
     #expect(recorder.messages == [])
     let known = recorder.knownIssues
     try #require(known.count == 4)
-    #expect(known[0] == """
-      Skipped assertions: state changes after sending increment were not asserted: (−expected +actual)
-       Facts.State(
-      −  count: 0,
-      +  count: 1,
-         fact: nil,
-         loading: false,
-       )
-      """)
-    #expect(known[1].hasPrefix("""
-      Skipped assertions: 1 item(s) were received before factLoaded("first") and not asserted:
-        • a state modification (ComposableTestingTests/Fixtures.swift:
-      """))
-    #expect(known[2] == """
-      Skipped assertions: state changes after receiving factLoaded("first") were not asserted: (−expected +actual)
-       Facts.State(
-      −  count: 1,
-      +  count: 11,
-         fact: "first",
-         loading: false,
-       )
-      """)
-    #expect(known[3].hasPrefix("""
-      Skipped assertions: the store received 1 item(s) the test did not assert:
-        • a state modification (ComposableTestingTests/Fixtures.swift:
-      """))
+    #expect(
+      known[0] == """
+        Skipped assertions: state changes after sending increment were not asserted: (−expected +actual)
+         Facts.State(
+        −  count: 0,
+        +  count: 1,
+           fact: nil,
+           loading: false,
+         )
+        """)
+    #expect(
+      known[1].hasPrefix(
+        """
+        Skipped assertions: 1 item(s) were received before factLoaded("first") and not asserted:
+          • a state modification (ComposableTestingTests/Fixtures.swift:
+        """))
+    #expect(
+      known[2] == """
+        Skipped assertions: state changes after receiving factLoaded("first") were not asserted: (−expected +actual)
+         Facts.State(
+        −  count: 1,
+        +  count: 11,
+           fact: "first",
+           loading: false,
+         )
+        """)
+    #expect(
+      known[3].hasPrefix(
+        """
+        Skipped assertions: the store received 1 item(s) the test did not assert:
+          • a state modification (ComposableTestingTests/Fixtures.swift:
+        """))
   }
 
   @Test("Received items skipped by the next send, and effects left running, are shown too")
   func skippedBySendAndRunningEffects() async {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+      let store = TestStore(initialState: Facts.State()) {
+        Facts()
+      } withDependencies: {
         $0.clock = TestClock()
       }
       store.exhaustivity = .off(showSkippedAssertions: true)
@@ -67,13 +75,16 @@ struct SkippedAssertionTests {
     }
     #expect(recorder.messages == [])
     #expect(recorder.knownIssues.count == 2)
-    #expect(recorder.knownIssues.first?.hasPrefix(
-      "Skipped assertions: 3 received item(s) were not asserted before sending startTimer:\n") == true,
+    #expect(
+      recorder.knownIssues.first?.hasPrefix(
+        "Skipped assertions: 3 received item(s) were not asserted before sending startTimer:\n")
+        == true,
       "\(recorder.knownIssues)")
-    #expect(recorder.knownIssues.last == """
-      Skipped assertions: 1 effect(s) were still running when the test ended, started by:
-        • startTimer
-      """)
+    #expect(
+      recorder.knownIssues.last == """
+        Skipped assertions: 1 effect(s) were still running when the test ended, started by:
+          • startTimer
+        """)
   }
 
   @Test("Plain .off skips silently")

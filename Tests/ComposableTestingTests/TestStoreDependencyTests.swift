@@ -37,10 +37,14 @@ private func roll(seed: UInt64) -> UInt8 {
 @MainActor
 @Suite("TestStore: changing dependencies after creation")
 struct TestStoreDependencyTests {
-  @Test("store.dependencies.date.now = … reaches later actions; running effects keep their reduce's values")
+  @Test(
+    "store.dependencies.date.now = … reaches later actions; running effects keep their reduce's values"
+  )
   func changeDate() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Stamper.State()) { Stamper() } withDependencies: {
+    let store = TestStore(initialState: Stamper.State()) {
+      Stamper()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.stamp) { $0.stamps = ["0.0 roll \(roll(seed: 0))"] }

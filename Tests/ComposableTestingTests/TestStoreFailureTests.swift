@@ -14,17 +14,18 @@ struct TestStoreFailureTests {
       let store = TestStore(initialState: Facts.State()) { Facts() }
       await store.send(.increment) { $0.count = 2 }
     }
-    #expect(recorder.messages == [
-      """
-      State was not as expected after sending increment: (−expected +actual)
-       Facts.State(
-      −  count: 2,
-      +  count: 1,
-         fact: nil,
-         loading: false,
-       )
-      """
-    ])
+    #expect(
+      recorder.messages == [
+        """
+        State was not as expected after sending increment: (−expected +actual)
+         Facts.State(
+        −  count: 2,
+        +  count: 1,
+           fact: nil,
+           loading: false,
+         )
+        """
+      ])
   }
 
   @Test("An unasserted change fails even without a closure")
@@ -45,9 +46,10 @@ struct TestStoreFailureTests {
       let store = TestStore(initialState: Facts.State()) { Facts() }
       await store.send(.noop) { $0.count = 0 }
     }
-    #expect(recorder.messages == [
-      "Expected state to change after sending noop, but no change occurred. If no change is expected, omit the assertion closure."
-    ])
+    #expect(
+      recorder.messages == [
+        "Expected state to change after sending noop, but no change occurred. If no change is expected, omit the assertion closure."
+      ])
   }
 
   @Test("An action received but never asserted fails at the end, naming it")
@@ -63,7 +65,9 @@ struct TestStoreFailureTests {
     let message = recorder.messages.first ?? ""
     #expect(message.hasPrefix("The store received 2 item(s) the test never asserted:"))
     #expect(message.contains("  • factLoaded(\"first\")"))
-    #expect(message.contains("  • a state modification (TestStoreFailureTests/Fixtures.swift") || message.contains("  • a state modification (ComposableTestingTests/Fixtures.swift"))
+    #expect(
+      message.contains("  • a state modification (TestStoreFailureTests/Fixtures.swift")
+        || message.contains("  • a state modification (ComposableTestingTests/Fixtures.swift"))
     #expect(message.contains("Assert each with `await store.receive(…)`"))
   }
 
@@ -77,21 +81,27 @@ struct TestStoreFailureTests {
       await store.send(.increment) { $0.count = 111 }
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.hasPrefix("Must handle 3 received item(s) before sending increment:") == true)
+    #expect(
+      recorder.messages.first?.hasPrefix("Must handle 3 received item(s) before sending increment:")
+        == true)
   }
 
   @Test("An effect still running at the end fails, naming the action that started it")
   func effectStillInFlight() async {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+      let store = TestStore(initialState: Facts.State()) {
+        Facts()
+      } withDependencies: {
         $0.clock = TestClock()
       }
       await store.send(.startTimer)
     }
     #expect(recorder.messages.count == 1)
     let message = recorder.messages.first ?? ""
-    #expect(message.hasPrefix("1 effect(s) were still running when the test ended, started by:\n  • startTimer"))
+    #expect(
+      message.hasPrefix(
+        "1 effect(s) were still running when the test ended, started by:\n  • startTimer"))
     #expect(message.contains("Await them with `await store.finish()`"))
   }
 
@@ -107,14 +117,19 @@ struct TestStoreFailureTests {
       await store.finish()
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.hasPrefix("Expected to receive tick, but received a state modification") == true)
+    #expect(
+      recorder.messages.first?.hasPrefix(
+        "Expected to receive tick, but received a state modification") == true)
   }
 
-  @Test("Receiving when nothing runs fails at once; waiting on a stopped clock fails at the timeout")
+  @Test(
+    "Receiving when nothing runs fails at once; waiting on a stopped clock fails at the timeout")
   func receiveNothing() async {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
-      let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+      let store = TestStore(initialState: Facts.State()) {
+        Facts()
+      } withDependencies: {
         $0.clock = TestClock()
       }
       await store.receive(.tick)
@@ -124,10 +139,16 @@ struct TestStoreFailureTests {
       store.skipInFlightEffects()
     }
     #expect(recorder.messages.count == 3)
-    #expect(recorder.messages[0] == "Expected to receive tick, but nothing was received and no effects are running.")
-    #expect(recorder.messages[1].hasPrefix("Expected to receive tick, but nothing arrived within 0.05 seconds."))
+    #expect(
+      recorder.messages[0]
+        == "Expected to receive tick, but nothing was received and no effects are running.")
+    #expect(
+      recorder.messages[1].hasPrefix(
+        "Expected to receive tick, but nothing arrived within 0.05 seconds."))
     #expect(recorder.messages[1].contains("  • startTimer"))
-    #expect(recorder.messages[2].hasPrefix("Expected effects to finish within 0.05 seconds, but 1 are still running."))
+    #expect(
+      recorder.messages[2].hasPrefix(
+        "Expected effects to finish within 0.05 seconds, but 1 are still running."))
     #expect(recorder.messages[2].contains("  • startTimer"))
   }
 

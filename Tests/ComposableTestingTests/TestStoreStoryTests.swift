@@ -17,7 +17,9 @@ struct TestStoreStoryTests {
   @Test("Time moves only when the test clock advances")
   func testClock() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+    let store = TestStore(initialState: Facts.State()) {
+      Facts()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.increment) { $0.count = 1 }
@@ -32,7 +34,9 @@ struct TestStoreStoryTests {
   @Test("A timer fires once per advanced second and stops when cancelled")
   func timer() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+    let store = TestStore(initialState: Facts.State()) {
+      Facts()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.startTimer)
@@ -73,7 +77,9 @@ struct TestStoreStoryTests {
 
 extension CasePath<Facts.Action, String> {
   static var factLoaded: Self {
-    Self(embed: Facts.Action.factLoaded) { if case .factLoaded(let fact) = $0 { fact } else { nil } }
+    Self(embed: Facts.Action.factLoaded) {
+      if case .factLoaded(let fact) = $0 { fact } else { nil }
+    }
   }
 }
 

@@ -7,7 +7,9 @@ import XCTest
 final class XCTestStoreTests: XCTestCase {
   func testStoryPasses() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Facts.State()) { Facts() } withDependencies: {
+    let store = TestStore(initialState: Facts.State()) {
+      Facts()
+    } withDependencies: {
       $0.clock = clock
     }
     await store.send(.load) { $0.loading = true }

@@ -9,7 +9,8 @@ import Testing
 enum DemoCLIBinary {
   /// The executable's path.
   static let path: String = {
-    let tests = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    let tests =
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
     return URL(fileURLWithPath: tests).deletingLastPathComponent()
       .appendingPathComponent("demo-cli").path
@@ -40,7 +41,8 @@ enum DemoCLIBinary {
     _ script: String, _ arguments: [String] = [], input: String = "",
     environment extra: [String: String] = [:]
   ) async throws -> ProcessResult {
-    try #require(FileManager.default.isExecutableFile(atPath: path), "demo-cli was not built (\(path))")
+    try #require(
+      FileManager.default.isExecutableFile(atPath: path), "demo-cli was not built (\(path))")
     return try await bounded {
       try await ProcessRunner().run(
         URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script, path] + arguments,

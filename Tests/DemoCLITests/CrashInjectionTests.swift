@@ -97,7 +97,8 @@ struct CrashInjectionTests {
     arguments.append("repl")
 
     let setup = try await DemoCLIBinary.run(
-      arguments, input: "signin ada lovelace\nadd e4 Talk\n", environment: ["TMPDIR": directory.path])
+      arguments, input: "signin ada lovelace\nadd e4 Talk\n",
+      environment: ["TMPDIR": directory.path])
     try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
 
     // A SIGKILL leaves the run's private temporary folder behind: keep it in the test's folder.
@@ -157,8 +158,10 @@ struct CrashInjectionTests {
 
   /// The proposal refs the remote holds.
   private func proposalRefs(_ remote: String) async throws -> Int {
-    try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
-      .split(separator: "\n").count
+    try await runGit([
+      "--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/",
+    ])
+    .split(separator: "\n").count
   }
 }
 
@@ -221,7 +224,8 @@ struct PublicationJournalTests {
     #expect(refused.failed)
     #expect(
       refused.text
-        == "no proposal created: the attempt could not be recorded before sending it (No space left on device)")
+        == "no proposal created: the attempt could not be recorded before sending it (No space left on device)"
+    )
     #expect(await executor.host.system.allProposals().isEmpty)
     #expect(executor.host.journal.pending == nil)
 
@@ -233,7 +237,8 @@ struct PublicationJournalTests {
   @Test("A head that moved is a known outcome: nothing stays pending")
   func definiteRefusalSettles() async throws {
     let executor = await makeExecutor()
-    try await executor.run("signin ada lovelace", "add e4 Talk", "propose Talk", "merge P1", "fresh")
+    try await executor.run(
+      "signin ada lovelace", "add e4 Talk", "propose Talk", "merge P1", "fresh")
     try await executor.run("add e5 Other")
     let moved = try await executor.run("propose Other")
     #expect(moved.text == "no proposal created: published moved from r1 to r2; refresh first")

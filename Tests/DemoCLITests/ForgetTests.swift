@@ -16,11 +16,15 @@ struct ForgetTests {
 
     let first = await runCLI(
       ["--state", path, "repl"],
-      input: ["signin ada lovelace", "add e4 Poetry Evening", "propose Poetry", "add e5 Unproposed", "forget"])
+      input: [
+        "signin ada lovelace", "add e4 Poetry Evening", "propose Poetry", "add e5 Unproposed",
+        "forget",
+      ])
     #expect(first.status == 0, "\(first.output)")
     #expect(first.output.contains("✓ local data of workspace events removed"))
     #expect(first.output.contains("discarded edits: +2 ~0 -0"))
-    #expect(first.output.contains("workspace: inactive; 'enter' (as an author) prepares a fresh copy"))
+    #expect(
+      first.output.contains("workspace: inactive; 'enter' (as an author) prepares a fresh copy"))
 
     let saved = try #require(try StateFileStorage(path: path).load())
     #expect(saved.workspace == WorkspaceState(id: "events"))

@@ -34,7 +34,8 @@ struct FossilBackendTests {
       let first = try #require(
         text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
       let second = try #require(
-        text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
+        text.firstMatch(
+          of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
           .1)
       #expect(first != second)
       let key = "proposal-[0-9a-f-]{36}"

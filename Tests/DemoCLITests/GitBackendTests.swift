@@ -12,7 +12,9 @@ import WorkspaceDemoFeature
 @MainActor
 @Suite("The Git backend")
 struct GitBackendTests {
-  @Test("The walk on a new bare remote: P1 and P2 against the first commit, the merge, the refresh, P3 against the new head")
+  @Test(
+    "The walk on a new bare remote: P1 and P2 against the first commit, the merge, the refresh, P3 against the new head"
+  )
   func walk() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,8 +27,11 @@ struct GitBackendTests {
     let text = run.output
     #expect(!text.contains("✗"), "\(text)")
 
-    let first = try #require(text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
-    let second = try #require(text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?.1)
+    let first = try #require(
+      text.firstMatch(of: #/ready at published@([0-9a-f]{7}) · 3 events/#)?.1)
+    let second = try #require(
+      text.firstMatch(of: #/baseline refreshed: published@[0-9a-f]{7} → published@([0-9a-f]{7})/#)?
+        .1)
     #expect(first != second)
     let hash = "[0-9a-f]{40}"
     let key = "refs/proposals/[0-9a-f-]{36}"
@@ -56,13 +61,16 @@ struct GitBackendTests {
     ].map { try Regex(String($0)) }
     var rest = text[...]
     for pattern in expected {
-      let match = try #require(rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
+      let match = try #require(
+        rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
       rest = rest[match.range.upperBound...]
     }
 
     // The remote holds the three proposals, and the branch moved to P1's commit.
-    let refs = try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(objectname) %(refname)"])
-      .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    let refs = try await runGit([
+      "--git-dir", remote, "for-each-ref", "--format=%(objectname) %(refname)",
+    ])
+    .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     let proposals = refs.filter { $0[1].hasPrefix("refs/proposals/") }
     #expect(proposals.count == 3, "\(refs)")
     let published = try #require(refs.first { $0[1] == "refs/heads/published" }?[0])
@@ -79,9 +87,14 @@ struct GitBackendTests {
     let run = await runCLI(["--backend", "git", "--remote", "new"])
     #expect(run.status == 0, "\(run.output)")
     let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
-    defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent()) }
+    defer {
+      try? FileManager.default.removeItem(
+        at: URL(fileURLWithPath: String(remote)).deletingLastPathComponent())
+    }
     #expect(GitHeadGuardHook.isInstalled(in: URL(fileURLWithPath: String(remote))))
-    let refs = try await runGit(["--git-dir", String(remote), "for-each-ref", "--format=%(refname)"])
+    let refs = try await runGit([
+      "--git-dir", String(remote), "for-each-ref", "--format=%(refname)",
+    ])
     #expect(refs.split(separator: "\n").filter { $0.hasPrefix("refs/proposals/") }.count == 3)
   }
 
@@ -91,10 +104,13 @@ struct GitBackendTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let missing = directory.appendingPathComponent("nowhere.git").path
     for (path, mode) in [(missing, "walk"), (directory.path, "repl")] {
-      let run = await runCLI(["--backend", "git", "--remote", path, mode], input: ["signin ada lovelace"])
+      let run = await runCLI(
+        ["--backend", "git", "--remote", path, mode], input: ["signin ada lovelace"])
       #expect(run.status == 1)
       #expect(run.output.isEmpty)
-      #expect(run.errors.hasPrefix("demo-cli: --remote \(path) is not a usable Git repository: "), "\(run.errors)")
+      #expect(
+        run.errors.hasPrefix("demo-cli: --remote \(path) is not a usable Git repository: "),
+        "\(run.errors)")
       #expect(run.errors.contains("does not appear to be a git repository"), "\(run.errors)")
       #expect(run.errors.filter { $0 == "\n" }.count == 1, "more than one line: \(run.errors)")
     }
@@ -121,7 +137,8 @@ struct GitBackendTests {
     #expect(branches.contains(#/festival · head [0-9a-f]{7}/#))
     try await executor.run("add e4 Talk --venue Hall")
     #expect(try await executor.run("select festival").text.contains("the working copy has edits"))
-    #expect(try await executor.run("propose Talk").text.contains("· target \(Describe.reference(first))"))
+    #expect(
+      try await executor.run("propose Talk").text.contains("· target \(Describe.reference(first))"))
     let record = try #require(host.state.editing.content.proposals.first)
     let listing = try await executor.run("proposals").text
     #expect(listing.contains("\(record.id) “Talk” by grace"))
@@ -130,18 +147,24 @@ struct GitBackendTests {
     let key = String(try #require(record.id.split(separator: "/").last))
     let merge = try await executor.run("merge \(key)")
     #expect(!merge.failed, "\(merge.text)")
-    #expect(merge.text.contains("merged: published@\(record.contentRevision.prefix(7)) is the new head"))
-    #expect(try await executor.run("merge \(record.id)").text == "merge refused: proposal \(record.id) is not open")
+    #expect(
+      merge.text.contains("merged: published@\(record.contentRevision.prefix(7)) is the new head"))
+    #expect(
+      try await executor.run("merge \(record.id)").text
+        == "merge refused: proposal \(record.id) is not open")
     #expect(try await executor.run("merge P9").failed)
 
     let refresh = try await executor.run("refresh")
-    #expect(refresh.text.contains("→ published@\(record.contentRevision.prefix(7))"), "\(refresh.text)")
+    #expect(
+      refresh.text.contains("→ published@\(record.contentRevision.prefix(7))"), "\(refresh.text)")
     #expect(try await executor.run("fresh").text.contains("· 4 events"))
-    #expect(try await executor.run("select festival").text.contains("working copy reset to its 2 events"))
+    #expect(
+      try await executor.run("select festival").text.contains("working copy reset to its 2 events"))
     #expect(host.session?.source.events.map(\.id) == ["f1", "f2"])
   }
 
-  @Test("The branch moves while a proposal is pushed: no ✓, the race is reported, no proposal is left")
+  @Test(
+    "The branch moves while a proposal is pushed: no ✓, the race is reported, no proposal is left")
   func headRace() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -174,13 +197,17 @@ struct GitBackendTests {
     for _ in 0..<600 where !FileManager.default.fileExists(atPath: held.path) {
       try await Task.sleep(for: .milliseconds(50))
     }
-    try #require(FileManager.default.fileExists(atPath: held.path), "the proposal push never arrived")
+    try #require(
+      FileManager.default.fileExists(atPath: held.path), "the proposal push never arrived")
     let other = directory.appendingPathComponent("other").path
     try await runGit(["clone", "--quiet", "--branch", "published", remote, other])
-    try await runGit(["-C", other, "-c", "user.name=Grace", "-c", "user.email=g@example.com",
-      "commit", "--quiet", "--allow-empty", "-m", "Elsewhere"])
+    try await runGit([
+      "-C", other, "-c", "user.name=Grace", "-c", "user.email=g@example.com",
+      "commit", "--quiet", "--allow-empty", "-m", "Elsewhere",
+    ])
     try await runGit(["-C", other, "push", "--quiet", "origin", "published"])
-    let moved = try await runGit(["-C", other, "rev-parse", "HEAD"]).trimmingCharacters(in: .newlines)
+    let moved = try await runGit(["-C", other, "rev-parse", "HEAD"]).trimmingCharacters(
+      in: .newlines)
     try Data().write(to: go)
 
     let outcome = await proposing.value
@@ -188,12 +215,16 @@ struct GitBackendTests {
     #expect(!outcome.lines.contains { $0.tone == .success }, "\(outcome.text)")
     #expect(
       outcome.text
-        == "no proposal created: published moved from \(base.revision.prefix(7)) to \(moved.prefix(7)); refresh first")
-    let refs = try await runGit(["--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/"])
+        == "no proposal created: published moved from \(base.revision.prefix(7)) to \(moved.prefix(7)); refresh first"
+    )
+    let refs = try await runGit([
+      "--git-dir", remote, "for-each-ref", "--format=%(refname)", "refs/proposals/",
+    ])
     #expect(refs.isEmpty, "\(refs)")
   }
 
-  @Test("An event file that is a symbolic link on the remote is never followed: no local file is shown")
+  @Test(
+    "An event file that is a symbolic link on the remote is never followed: no local file is shown")
   func symbolicLinkOnTheRemote() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -205,17 +236,23 @@ struct GitBackendTests {
     let clone = directory.appendingPathComponent("clone").path
     try await runGit(["clone", "--quiet", "--branch", "published", remote, clone])
     try FileManager.default.removeItem(atPath: clone + "/events/e2.json")
-    try FileManager.default.createSymbolicLink(atPath: clone + "/events/e2.json", withDestinationPath: secret.path)
+    try FileManager.default.createSymbolicLink(
+      atPath: clone + "/events/e2.json", withDestinationPath: secret.path)
     try await runGit(["-C", clone, "add", "--all"])
-    try await runGit(["-C", clone, "-c", "user.name=M", "-c", "user.email=m@example.com", "commit", "--quiet", "-m", "Link"])
+    try await runGit([
+      "-C", clone, "-c", "user.name=M", "-c", "user.email=m@example.com", "commit", "--quiet", "-m",
+      "Link",
+    ])
     try await runGit(["-C", clone, "push", "--quiet", "origin", "published"])
 
     let run = await runCLI(
-      ["--backend", "git", "--remote", remote, "repl"], input: ["signin ada lovelace", "list", "branches"])
+      ["--backend", "git", "--remote", remote, "repl"],
+      input: ["signin ada lovelace", "list", "branches"])
     #expect(!run.output.contains("SECRET"), "\(run.output)")
     #expect(
       run.output.contains(
-        "workspace: preparation failed: cannot read events/e2.json: it is a symbolic link; it is not followed"),
+        "workspace: preparation failed: cannot read events/e2.json: it is a symbolic link; it is not followed"
+      ),
       "\(run.output)")
   }
 
@@ -228,6 +265,8 @@ struct GitBackendTests {
     let run = await runCLI(["--backend", "git", "--remote", "new", "--state", path])
     #expect(run.status == 1)
     #expect(run.output.isEmpty)
-    #expect(run.errors == "demo-cli: the state file \(path) belongs to the in-memory system, not to this remote\n")
+    #expect(
+      run.errors
+        == "demo-cli: the state file \(path) belongs to the in-memory system, not to this remote\n")
   }
 }

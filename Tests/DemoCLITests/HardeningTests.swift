@@ -12,10 +12,12 @@ struct HardeningTests {
 
   @Test("Standard output on a full disk or closed: one line on stderr, exit 1, no trap")
   func unwritableOutput() async throws {
-    let full = try await DemoCLIBinary.shell(#"exec "$0" repl >/dev/full"#, input: "status\nstatus\n")
+    let full = try await DemoCLIBinary.shell(
+      #"exec "$0" repl >/dev/full"#, input: "status\nstatus\n")
     #expect(full.signal == nil, "demo-cli was killed by signal \(full.signal ?? 0)")
     #expect(full.status == 1)
-    #expect(full.errorText == "demo-cli: cannot write to standard output: No space left on device\n")
+    #expect(
+      full.errorText == "demo-cli: cannot write to standard output: No space left on device\n")
 
     let closed = try await DemoCLIBinary.shell(#"exec "$0" repl >&-"#, input: "status\n")
     #expect(closed.signal == nil, "demo-cli was killed by signal \(closed.signal ?? 0)")
@@ -54,14 +56,16 @@ struct HardeningTests {
       let hostile = saved.replacingOccurrences(
         of: #""lastTokenNumber" : 1"#, with: #""lastTokenNumber" : \#(value)"#)
       try writePrivately(hostile, to: path)
-      let run = try await DemoCLIBinary.run(["--state", path, "repl"], input: "signin ada lovelace\n")
+      let run = try await DemoCLIBinary.run(
+        ["--state", path, "repl"], input: "signin ada lovelace\n")
       #expect(run.signal == nil, "demo-cli was killed by signal \(run.signal ?? 0) for \(value)")
       #expect(run.status == 1)
       #expect(run.outputText.isEmpty)
       #expect(
         run.errorText
           == "demo-cli: cannot use the state file \(path): it is not a usable demo-cli state file: "
-          + "\(value) at system.lastTokenNumber is out of range (a whole number from 0 to 1000000000)\n")
+          + "\(value) at system.lastTokenNumber is out of range (a whole number from 0 to 1000000000)\n"
+      )
       #expect(try String(contentsOfFile: path, encoding: .utf8) == hostile, "the file was changed")
     }
   }
@@ -80,7 +84,9 @@ struct HardeningTests {
     #expect(!run.output.contains("love lace"), "\(run.output)")
     #expect(run.output.contains("› signin ********\n"))
     #expect(run.output.contains("› sigin ********\n✗ unknown command 'sigin'"))
-    #expect(run.output.contains("› ********\n✗ unknown command (not repeated here: it may hold a password)"))
+    #expect(
+      run.output.contains(
+        "› ********\n✗ unknown command (not repeated here: it may hold a password)"))
   }
 
   // MARK: 7. The session token
@@ -95,7 +101,8 @@ struct HardeningTests {
     let fingerprint = Describe.fingerprint("session-1")
     #expect(first.output.contains("✓ signed in as ada (session \(fingerprint))"))
     #expect(first.output.contains("  session: ada (session \(fingerprint))"))
-    #expect(second.output.contains("restored from \(path)\n  session: ada (session \(fingerprint))"))
+    #expect(
+      second.output.contains("restored from \(path)\n  session: ada (session \(fingerprint))"))
     for output in [first.output, second.output] {
       #expect(!output.contains("session-1"), "\(output)")
     }
@@ -124,7 +131,8 @@ struct HardeningTests {
     #expect(refused.output.isEmpty)
     #expect(
       refused.errors
-        == "demo-cli: cannot use the state file \(path): another demo-cli (process \(other.pid)) is using it; it was left as it is\n")
+        == "demo-cli: cannot use the state file \(path): another demo-cli (process \(other.pid)) is using it; it was left as it is\n"
+    )
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     let ended = try await other.finish()
     #expect(ended.status == 0, "\(ended.errorText)")
@@ -147,7 +155,8 @@ struct HardeningTests {
     #expect(open.status == 1)
     #expect(
       open.errors
-        == "demo-cli: cannot use the state file \(path): others may read or write it (mode 644) and it holds a session; chmod 600 it to use it; it was left as it is\n")
+        == "demo-cli: cannot use the state file \(path): others may read or write it (mode 644) and it holds a session; chmod 600 it to use it; it was left as it is\n"
+    )
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
@@ -157,14 +166,17 @@ struct HardeningTests {
     #expect(linked.status == 1)
     #expect(
       linked.errors
-        == "demo-cli: cannot use the state file \(link): it is a symbolic link; give the path of the file itself; it was left as it is\n")
+        == "demo-cli: cannot use the state file \(link): it is a symbolic link; give the path of the file itself; it was left as it is\n"
+    )
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 
   @Test("The policy: only a regular file of this user's, that nobody else may read or write")
   func policy() {
-    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o600, owner: 1000, user: 1000) == nil)
-    #expect(StateFilePolicy.problem(type: S_IFREG, permissions: 0o400, owner: 1000, user: 1000) == nil)
+    #expect(
+      StateFilePolicy.problem(type: S_IFREG, permissions: 0o600, owner: 1000, user: 1000) == nil)
+    #expect(
+      StateFilePolicy.problem(type: S_IFREG, permissions: 0o400, owner: 1000, user: 1000) == nil)
     #expect(
       StateFilePolicy.problem(type: S_IFREG, permissions: 0o600, owner: 0, user: 1000)
         == "it belongs to another user (uid 0), not to you (uid 1000)")
@@ -178,7 +190,9 @@ struct HardeningTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("state.json").path
-    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace", "add e4 Talk"]).status == 0)
+    #expect(
+      await runCLI(["--state", path, "repl"], input: ["signin ada lovelace", "add e4 Talk"]).status
+        == 0)
     let saved = try String(contentsOfFile: path, encoding: .utf8)
     let pattern = #/"revision" : "r1"/#
     #expect(saved.contains(pattern))
@@ -190,7 +204,8 @@ struct HardeningTests {
       #expect(run.output.isEmpty)
       #expect(
         run.errors
-          == "demo-cli: cannot use the state file \(path): its workspace's baseline published@r9 does not exist in the saved system; it was left as it is\n")
+          == "demo-cli: cannot use the state file \(path): its workspace's baseline published@r9 does not exist in the saved system; it was left as it is\n"
+      )
       #expect(try String(contentsOfFile: path, encoding: .utf8) == edited)
     }
   }
@@ -221,7 +236,8 @@ struct HardeningTests {
 
       kill(running.pid, signal)
       let ended = try await running.finish()
-      #expect(ended.signal == signal, "demo-cli did not end by signal \(signal): \(ended.errorText)")
+      #expect(
+        ended.signal == signal, "demo-cli did not end by signal \(signal): \(ended.errorText)")
       // The run's folder (working copies, seed clone) is gone; the remote stays, as documented.
       let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
       let inside = FileManager.default.subpaths(atPath: directory.path) ?? []
@@ -235,7 +251,8 @@ struct HardeningTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("state.json").path
     let run = await runCLI(
-      ["--state", path, "--backend", "git", "--remote", "new", "repl"], input: ["signin ada lovelace"])
+      ["--state", path, "--backend", "git", "--remote", "new", "repl"],
+      input: ["signin ada lovelace"])
     #expect(run.status == 0, "\(run.output)")
     let remote = try #require(run.output.firstMatch(of: #/remote: (\S+) \(new bare repository/#)?.1)
     defer {

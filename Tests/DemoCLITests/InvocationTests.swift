@@ -17,8 +17,12 @@ struct InvocationTests {
 
   @Test("--state takes a value, before or after the subcommand, in either spelling")
   func state() throws {
-    #expect(try Invocation.parse(["--state", "s.json", "repl"]) == Invocation(mode: .repl, statePath: "s.json"))
-    #expect(try Invocation.parse(["repl", "--state=s.json"]) == Invocation(mode: .repl, statePath: "s.json"))
+    #expect(
+      try Invocation.parse(["--state", "s.json", "repl"])
+        == Invocation(mode: .repl, statePath: "s.json"))
+    #expect(
+      try Invocation.parse(["repl", "--state=s.json"])
+        == Invocation(mode: .repl, statePath: "s.json"))
     #expect(try Invocation.parse(["--no-color"]) == Invocation(mode: .walk, noColor: true))
   }
 
@@ -37,8 +41,12 @@ struct InvocationTests {
     #expect(throws: UsageError.remoteWithoutBackend) {
       try Invocation.parse(["--backend=memory", "--remote", "new"])
     }
-    #expect(throws: UsageError.missingValue("--remote")) { try Invocation.parse(["--backend", "git", "--remote"]) }
-    #expect(throws: UsageError.repeatedOption("--backend")) { try Invocation.parse(["--backend", "git", "--backend=git"]) }
+    #expect(throws: UsageError.missingValue("--remote")) {
+      try Invocation.parse(["--backend", "git", "--remote"])
+    }
+    #expect(throws: UsageError.repeatedOption("--backend")) {
+      try Invocation.parse(["--backend", "git", "--backend=git"])
+    }
     #expect(
       throws: UsageError.invalidValue(
         option: "--backend", value: "svn", expected: "memory, git, http or fossil")
@@ -58,19 +66,28 @@ struct InvocationTests {
     for bad in ["ftp://host", "/srv/cat.git", "http://127.0.0.1:8080/?token=x", "http://u:p@host"] {
       #expect(
         throws: UsageError.invalidValue(
-          option: "--remote", value: bad, expected: "new or the server's URL (http://127.0.0.1:PORT)")
+          option: "--remote", value: bad,
+          expected: "new or the server's URL (http://127.0.0.1:PORT)")
       ) { try Invocation.parse(["--backend", "http", "--remote", bad]) }
     }
     #expect(try Invocation.parse(["serve"]) == Invocation(mode: .serve(port: 0)))
-    #expect(try Invocation.parse(["serve", "--port", "8080"]) == Invocation(mode: .serve(port: 8080)))
+    #expect(
+      try Invocation.parse(["serve", "--port", "8080"]) == Invocation(mode: .serve(port: 8080)))
     #expect(try Invocation.parse(["--port=0", "serve"]) == Invocation(mode: .serve(port: 0)))
     #expect(throws: UsageError.portWithoutServe) { try Invocation.parse(["repl", "--port", "1"]) }
-    #expect(throws: UsageError.notWithServe("--state")) { try Invocation.parse(["serve", "--state", "s"]) }
-    #expect(throws: UsageError.notWithServe("--backend")) { try Invocation.parse(["serve", "--backend", "http"]) }
+    #expect(throws: UsageError.notWithServe("--state")) {
+      try Invocation.parse(["serve", "--state", "s"])
+    }
+    #expect(throws: UsageError.notWithServe("--backend")) {
+      try Invocation.parse(["serve", "--backend", "http"])
+    }
     #expect(
-      throws: UsageError.invalidValue(option: "--port", value: "70000", expected: "a port number (0 to 65535)")
+      throws: UsageError.invalidValue(
+        option: "--port", value: "70000", expected: "a port number (0 to 65535)")
     ) { try Invocation.parse(["serve", "--port", "70000"]) }
-    #expect(throws: UsageError.repeatedOption("--port")) { try Invocation.parse(["serve", "--port", "1", "--port=2"]) }
+    #expect(throws: UsageError.repeatedOption("--port")) {
+      try Invocation.parse(["serve", "--port", "1", "--port=2"])
+    }
   }
 
   @Test("--backend fossil takes --remote URL or --remote new")
@@ -81,7 +98,9 @@ struct InvocationTests {
     #expect(
       try Invocation.parse(["repl", "--backend=fossil", "--remote=http://127.0.0.1:8080"])
         == Invocation(mode: .repl, backend: .fossil(.existing("http://127.0.0.1:8080"))))
-    #expect(throws: UsageError.fossilWithoutRemote) { try Invocation.parse(["--backend", "fossil"]) }
+    #expect(throws: UsageError.fossilWithoutRemote) {
+      try Invocation.parse(["--backend", "fossil"])
+    }
     #expect(throws: UsageError.notWithServe("--backend")) {
       try Invocation.parse(["serve", "--backend", "fossil", "--remote", "new"])
     }
@@ -90,11 +109,19 @@ struct InvocationTests {
   @Test("Bad arguments are usage errors")
   func errors() {
     #expect(throws: UsageError.unknownOption("--bogus")) { try Invocation.parse(["--bogus"]) }
-    #expect(throws: UsageError.unknownSubcommand("frobnicate")) { try Invocation.parse(["frobnicate"]) }
+    #expect(throws: UsageError.unknownSubcommand("frobnicate")) {
+      try Invocation.parse(["frobnicate"])
+    }
     #expect(throws: UsageError.missingValue("--state")) { try Invocation.parse(["--state"]) }
-    #expect(throws: UsageError.missingValue("--state")) { try Invocation.parse(["--state", "--no-color"]) }
-    #expect(throws: UsageError.repeatedOption("--state")) { try Invocation.parse(["--state=a", "--state=b"]) }
-    #expect(throws: UsageError.unexpectedArgument("walk")) { try Invocation.parse(["repl", "walk"]) }
+    #expect(throws: UsageError.missingValue("--state")) {
+      try Invocation.parse(["--state", "--no-color"])
+    }
+    #expect(throws: UsageError.repeatedOption("--state")) {
+      try Invocation.parse(["--state=a", "--state=b"])
+    }
+    #expect(throws: UsageError.unexpectedArgument("walk")) {
+      try Invocation.parse(["repl", "walk"])
+    }
   }
 
   @MainActor

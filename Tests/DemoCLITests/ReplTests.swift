@@ -32,9 +32,11 @@ struct ReplTests {
 
   @Test("Unknown commands and wrong arity fail, and the shell goes on")
   func parseErrors() async {
-    let run = await runCLI(["repl"], input: ["frobnicate", "signin ada", "merge", "signin ada lovelace"])
+    let run = await runCLI(
+      ["repl"], input: ["frobnicate", "signin ada", "merge", "signin ada lovelace"])
     #expect(run.status == 1)
-    #expect(run.output.contains("✗ unknown command 'frobnicate'; type 'help' for the list of commands"))
+    #expect(
+      run.output.contains("✗ unknown command 'frobnicate'; type 'help' for the list of commands"))
     #expect(run.output.contains("✗ wrong arguments for signin; usage: signin USER PASSWORD"))
     #expect(run.output.contains("› signin ********"), "a malformed signin line is echoed masked")
     #expect(run.output.contains("✗ wrong arguments for merge; usage: merge PROPOSAL_ID"))
@@ -58,14 +60,17 @@ struct ReplTests {
     #expect(!outcome.failed)
     #expect(outcome.text.contains("authoring: admitted as ada · grant grant-1 · may edit, publish"))
     #expect(outcome.text.contains("workspace: ready at published@r1 · 3 events"))
-    #expect(executor.host.session?.baseline == WorkspaceBranchReference(branch: "published", revision: "r1"))
+    #expect(
+      executor.host.session?.baseline
+        == WorkspaceBranchReference(branch: "published", revision: "r1"))
   }
 
   @Test("A reader is signed in but denied; entering fails with the policy's reason")
   func reader() async throws {
     let executor = await makeExecutor()
     #expect(
-      try await executor.run("signin linus torvalds").text.contains("authoring denied: Linus may read but not author"))
+      try await executor.run("signin linus torvalds").text.contains(
+        "authoring denied: Linus may read but not author"))
     let enter = try await executor.run("enter")
     #expect(enter.failed)
     #expect(enter.text == "authoring denied: Linus may read but not author")
@@ -74,11 +79,15 @@ struct ReplTests {
   @Test("Editing while the workspace is not ready is refused in one line")
   func notReady() async throws {
     let executor = await makeExecutor()
-    for line in ["add e4 Talk", "rename e1 X", "remove e1", "diff", "propose Nothing", "fresh", "list", "refresh"] {
+    for line in [
+      "add e4 Talk", "rename e1 X", "remove e1", "diff", "propose Nothing", "fresh", "list",
+      "refresh",
+    ] {
       let outcome = try await executor.run(line)
       #expect(outcome.failed, "\(line) did not fail")
       #expect(outcome.lines.count == 1)
-      #expect(outcome.text.contains("the workspace is not ready (inactive)"), "\(line): \(outcome.text)")
+      #expect(
+        outcome.text.contains("the workspace is not ready (inactive)"), "\(line): \(outcome.text)")
     }
   }
 
@@ -88,7 +97,8 @@ struct ReplTests {
     try await executor.run("signin ada lovelace")
     let outcome = try await executor.run("propose Nothing")
     #expect(outcome.failed)
-    #expect(outcome.text == "nothing to propose: the working copy has no changes against published@r1")
+    #expect(
+      outcome.text == "nothing to propose: the working copy has no changes against published@r1")
     #expect(await executor.host.system.allProposals().isEmpty)
   }
 
@@ -126,9 +136,13 @@ struct ReplTests {
     #expect(
       try await executor.run("add e4 Poetry Evening --date 2027-03-05 --venue Bookshop").text
         == "added e4 “Poetry Evening” 2027-03-05 @ Bookshop")
-    #expect(try await executor.run("rename e2 Spring Book Fair").text == "renamed e2: “Book Fair” → “Spring Book Fair”")
-    #expect(try await executor.run("reschedule e1 2026-12-19").text.contains("2026-12-12 → 2026-12-19"))
-    #expect(try await executor.run("remove e3").text == "removed e3 “Science Night” 2027-02-06 @ Museum")
+    #expect(
+      try await executor.run("rename e2 Spring Book Fair").text
+        == "renamed e2: “Book Fair” → “Spring Book Fair”")
+    #expect(
+      try await executor.run("reschedule e1 2026-12-19").text.contains("2026-12-12 → 2026-12-19"))
+    #expect(
+      try await executor.run("remove e3").text == "removed e3 “Science Night” 2027-02-06 @ Museum")
     let list = try await executor.run("list").text
     #expect(list.contains("+ e4 “Poetry Evening”"))
     #expect(list.contains("~ e2 “Spring Book Fair”"))
@@ -147,17 +161,26 @@ struct ReplTests {
     let merge = try await executor.run("merge P1")
     #expect(!merge.failed)
     #expect(merge.lines.first?.text == "P1 merged: published@r2 is the new head")
-    #expect(merge.text.contains("the baseline published@r1 is behind the new head; 'refresh' installs it"))
+    #expect(
+      merge.text.contains("the baseline published@r1 is behind the new head; 'refresh' installs it")
+    )
     let again = try await executor.run("merge P1")
     #expect(again.failed)
     #expect(again.text == "merge refused: proposal P1 is not open")
     #expect(try await executor.run("merge P9").text == "merge refused: there is no proposal P9")
-    #expect(try await executor.run("refresh").text.contains("baseline refreshed: published@r1 → published@r2"))
-    #expect(try await executor.run("refresh").text.contains("published@r2 is already the newest revision"))
-    #expect(try await executor.run("fresh").text.contains("working copy reset to the baseline published@r2 · 4 events"))
+    #expect(
+      try await executor.run("refresh").text.contains(
+        "baseline refreshed: published@r1 → published@r2"))
+    #expect(
+      try await executor.run("refresh").text.contains("published@r2 is already the newest revision")
+    )
+    #expect(
+      try await executor.run("fresh").text.contains(
+        "working copy reset to the baseline published@r2 · 4 events"))
     try await executor.run("remove e1")
     #expect(try await executor.run("propose Drop the concert").text.contains("P2 · content c"))
-    #expect(try await executor.run("propose Drop the concert").text.contains("· target published@r2"))
+    #expect(
+      try await executor.run("propose Drop the concert").text.contains("· target published@r2"))
   }
 
   @Test("Branches and selection; selection refuses pending edits")
@@ -181,7 +204,9 @@ struct ReplTests {
   func listing() async throws {
     let executor = await makeExecutor()
     try await executor.run("signin ada lovelace", "add e4 Talk", "propose Talk")
-    #expect(try await executor.run("proposals").text.contains("P1 was created here but is not listed yet"))
+    #expect(
+      try await executor.run("proposals").text.contains("P1 was created here but is not listed yet")
+    )
     #expect(try await executor.run("proposals").text.contains("P1 “Talk” by ada"))
   }
 

@@ -9,7 +9,9 @@ import WorkspaceDemoFeature
 @MainActor
 @Suite("--state")
 struct StateFileTests {
-  @Test("Round trip: reopened, the workspace is ready with its edits, not re-prepared, the grant revalidated")
+  @Test(
+    "Round trip: reopened, the workspace is ready with its edits, not re-prepared, the grant revalidated"
+  )
   func roundTrip() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -17,7 +19,10 @@ struct StateFileTests {
 
     let first = await runCLI(
       ["--state", path, "repl"],
-      input: ["signin ada lovelace", "add e4 Poetry Evening", "propose Poetry", "merge P1", "rename e2 Spring Fair"])
+      input: [
+        "signin ada lovelace", "add e4 Poetry Evening", "propose Poetry", "merge P1",
+        "rename e2 Spring Fair",
+      ])
     #expect(first.status == 0, "\(first.output)")
 
     let saved = try #require(try StateFileStorage(path: path).load())
@@ -30,7 +35,9 @@ struct StateFileTests {
     let host = DemoHost(restoring: saved)
     #expect(host.context == nil, "authoring starts not admitted")
     await host.start()
-    #expect(host.context?.grant == AuthoringGrant(rawValue: "grant-1"), "the persisted grant was not revalidated")
+    #expect(
+      host.context?.grant == AuthoringGrant(rawValue: "grant-1"),
+      "the persisted grant was not revalidated")
     let session = try #require(host.session)
     #expect(session.baseline == WorkspaceBranchReference(branch: "published", revision: "r1"))
     #expect(session.source.events[id: "e4"]?.title == "Poetry Evening")
@@ -40,7 +47,8 @@ struct StateFileTests {
     #expect(stale.text == "no proposal created: published moved from r1 to r2; refresh first")
 
     // And through the tool: the edit goes on from where it stopped.
-    let second = await runCLI(["--state", path, "repl"], input: ["status", "refresh", "propose Spring fair"])
+    let second = await runCLI(
+      ["--state", path, "repl"], input: ["status", "refresh", "propose Spring fair"])
     #expect(second.status == 0, "\(second.output)")
     #expect(second.output.contains("restored from \(path)"))
     #expect(second.output.contains("authoring: admitted as ada · grant grant-1"))
@@ -74,7 +82,8 @@ struct StateFileTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("state.json").path
-    let run = await runCLI(["--state=\(path)", "repl"], input: ["signin ada lovelace", "add e4 Talk"])
+    let run = await runCLI(
+      ["--state=\(path)", "repl"], input: ["signin ada lovelace", "add e4 Talk"])
     #expect(run.status == 0)
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -113,9 +122,11 @@ struct StateFileTests {
         #expect(run.status == 1)
         #expect(run.output.isEmpty)
         #expect(
-          run.errors.hasPrefix("demo-cli: cannot use the state file \(path): it is not a usable demo-cli state file"))
+          run.errors.hasPrefix(
+            "demo-cli: cannot use the state file \(path): it is not a usable demo-cli state file"))
         #expect(run.errors.filter { $0 == "\n" }.count == 1, "more than one line: \(run.errors)")
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == contents, "the file was overwritten")
+        #expect(
+          try String(contentsOfFile: path, encoding: .utf8) == contents, "the file was overwritten")
       }
     }
   }
@@ -128,7 +139,8 @@ struct StateFileTests {
     #expect(run.status == 1)
     #expect(
       run.errors
-        == "demo-cli: cannot use the state file \(directory.path): it is not a regular file; it was left as it is\n")
+        == "demo-cli: cannot use the state file \(directory.path): it is not a regular file; it was left as it is\n"
+    )
     let missing = directory.appendingPathComponent("no/such/dir/state.json").path
     let second = await runCLI(["--state", missing])
     #expect(second.status == 1)

@@ -46,7 +46,9 @@ struct WalkTests {
   func colour() async {
     let sink = CapturedOutput()
     let host = DemoHost()
-    let ok = await Walk(executor: CommandExecutor(host: host), narrator: Narrator(sink: sink, style: .color)).run()
+    let ok = await Walk(
+      executor: CommandExecutor(host: host), narrator: Narrator(sink: sink, style: .color)
+    ).run()
     #expect(ok)
     #expect(sink.output.contains("\u{1B}[32m✓\u{1B}[0m"))
   }

@@ -91,7 +91,9 @@ struct AuthorizationStoryTests {
     #expect(story.issues.messages.isEmpty)
   }
 
-  @Test("A grant revoked on the server fails the running form and drops the capability; the persisted grant stays")
+  @Test(
+    "A grant revoked on the server fails the running form and drops the capability; the persisted grant stays"
+  )
   func revokedOnServer() async {
     let story = AppStory()
     await story.send(.signIn(username: "ada", password: "lovelace"))
@@ -110,8 +112,9 @@ struct AuthorizationStoryTests {
     // Revocation is not an identity change: the device keeps its grant until validation
     // rejects it at the next start.
     #expect(story.credentials.current.persistedGrant == adaContext.grant)
-    #expect(story.state.editing.workspace.availability
-      == readySession(events: seedEvents + [harbour], baseline: publishedR1))
+    #expect(
+      story.state.editing.workspace.availability
+        == readySession(events: seedEvents + [harbour], baseline: publishedR1))
     #expect(await story.system.allProposals().isEmpty)
     #expect(story.issues.messages.isEmpty)
   }
@@ -138,8 +141,9 @@ struct AuthorizationStoryTests {
     #expect(story.state.editing.authoring.admission == .notAdmitted)
     #expect(story.credentials.capability.current == nil)
     #expect(story.credentials.current.persistedGrant == nil)
-    #expect(story.state.editing.workspace.availability
-      == readySession(events: seedEvents + [harbour], baseline: publishedR1))
+    #expect(
+      story.state.editing.workspace.availability
+        == readySession(events: seedEvents + [harbour], baseline: publishedR1))
     // The server ended the session and its grant: nothing can be proposed with them.
     await #expect(throws: DemoError.sessionExpired) {
       _ = try await story.system.account(token: "session-1")

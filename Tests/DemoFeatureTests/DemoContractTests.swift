@@ -22,7 +22,8 @@ struct DemoContractTests {
       let publish = subject.client.publishProposal
       subject.client.publishProposal = { source, baseline, changes, request in
         // A fresh key on every call: a retry makes a second record.
-        let fresh = ProposalRequest(title: request.title, summary: request.summary, idempotencyKey: UUID())
+        let fresh = ProposalRequest(
+          title: request.title, summary: request.summary, idempotencyKey: UUID())
         return try await publish(source, baseline, changes, fresh)
       }
       return subject
@@ -33,15 +34,18 @@ struct DemoContractTests {
 }
 
 /// A signed-in, admitted author's client over a fresh system.
-private func makeDemoSubject() async throws -> WorkspaceContractSubject<EventWorkingCopy, EventChangeSet> {
+private func makeDemoSubject() async throws -> WorkspaceContractSubject<
+  EventWorkingCopy, EventChangeSet
+> {
   let system = DemoSystem()
   let session = try await system.signIn(username: "ada", password: "lovelace")
   let grant = try await system.admit(token: session.token)
   let credentials = DemoCredentials(DemoCredentials.Values(session: session))
   // What Authoring would publish after admitting ada.
-  credentials.capability.publish(AuthoringContext(
-    identity: AuthoringIdentity(rawValue: "ada"), grant: AuthoringGrant(rawValue: grant.id),
-    capabilities: [.edit, .publish]))
+  credentials.capability.publish(
+    AuthoringContext(
+      identity: AuthoringIdentity(rawValue: "ada"), grant: AuthoringGrant(rawValue: grant.id),
+      capabilities: [.edit, .publish]))
   let moves = LockIsolated(0)
   return WorkspaceContractSubject(
     client: .demo(system: system, credentials: credentials),
@@ -49,7 +53,8 @@ private func makeDemoSubject() async throws -> WorkspaceContractSubject<EventWor
     otherBranch: "festival",
     edit: { source in
       var edited = source
-      edited.events.append(Event(id: "kit", title: "Edited by the kit", date: "2027-09-09", venue: "Lab"))
+      edited.events.append(
+        Event(id: "kit", title: "Edited by the kit", date: "2027-09-09", venue: "Lab"))
       return edited
     },
     moveRemoteHead: { branch in
@@ -64,7 +69,9 @@ private func makeDemoSubject() async throws -> WorkspaceContractSubject<EventWor
       let proposal = try await system.createProposal(
         grantID: otherGrant.id, token: other.token, key: UUID(), title: "move \(n)",
         branch: branch.rawValue, base: head.id,
-        changes: EventChangeSet(added: [Event(id: "moved-\(n)", title: "Moved", date: "2027-01-01", venue: "Elsewhere")]))
+        changes: EventChangeSet(added: [
+          Event(id: "moved-\(n)", title: "Moved", date: "2027-01-01", venue: "Elsewhere")
+        ]))
       _ = try await system.merge(proposalID: proposal.id)
     },
     revokeAuthorization: { await system.revokeAllGrants() },

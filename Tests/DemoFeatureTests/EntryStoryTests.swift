@@ -51,8 +51,9 @@ struct EntryStoryTests {
     await store.send(.signIn(username: "linus", password: "torvalds"))
     await store.finish()
     #expect(store.state.session?.username == "linus")
-    #expect(store.state.editing.authoring.admission
-      == .denied(AdmissionDenied(reason: "Linus may read but not author")))
+    #expect(
+      store.state.editing.authoring.admission
+        == .denied(AdmissionDenied(reason: "Linus may read but not author")))
     #expect(store.state.editing.workspace.availability == .inactive)
   }
 }

@@ -53,7 +53,9 @@ struct GrantLossStoryTests {
     #expect(store.state.editing.workspace.availability == edited)
   }
 
-  @Test("Identity change with a previous grant, exhaustively in order: invalidate (awaited), then admit the new person")
+  @Test(
+    "Identity change with a previous grant, exhaustively in order: invalidate (awaited), then admit the new person"
+  )
   func identityChangeInOrder() async {
     let credentials = DemoCredentials()
     let store = makeStoryStore(credentials: credentials)

@@ -11,7 +11,9 @@ import WorkspaceDemoFeature
 struct LocalDataStoryTests {
   let harbour = Event(id: "e4", title: "Harbour Lights", date: "2027-03-13", venue: "Quay")
 
-  @Test("forgetWorkspace: inactive, the local copy deleted, records kept; entering prepares a fresh copy")
+  @Test(
+    "forgetWorkspace: inactive, the local copy deleted, records kept; entering prepares a fresh copy"
+  )
   func forget() async {
     let system = DemoSystem()
     let credentials = DemoCredentials()
@@ -22,7 +24,8 @@ struct LocalDataStoryTests {
     await story.send(.signIn(username: "ada", password: "lovelace"))
     await story.send(.editing(.content(.add(harbour))))
     await story.send(.editing(.content(.propose(title: "Add Harbour Lights"))))
-    await story.send(.editing(.content(.add(Event(id: "e5", title: "Unproposed", date: "TBA", venue: "TBA")))))
+    await story.send(
+      .editing(.content(.add(Event(id: "e5", title: "Unproposed", date: "TBA", venue: "TBA")))))
 
     await story.send(.forgetWorkspace)
     #expect(story.state.editing.workspace == WorkspaceState(id: "events"))
@@ -33,7 +36,9 @@ struct LocalDataStoryTests {
     #expect(story.state.editing.authoring.context != nil)
 
     await story.send(.enterAuthoring)
-    #expect(story.state.editing.workspace.availability == readySession(events: seedEvents, baseline: publishedR1))
+    #expect(
+      story.state.editing.workspace.availability
+        == readySession(events: seedEvents, baseline: publishedR1))
     #expect(await system.allProposals().count == 1)
     #expect(story.issues.messages.isEmpty)
   }
@@ -46,7 +51,8 @@ struct LocalDataStoryTests {
     let store = TestStore(initialState: App.State()) {
       App()
     } withDependencies: {
-      $0[LocalWorkspaceDataClient.self] = LocalWorkspaceDataClient(remove: { _ in throw DiskFull() })
+      $0[LocalWorkspaceDataClient.self] = LocalWorkspaceDataClient(remove: { _ in throw DiskFull() }
+      )
     }
     await store.send(.forgetWorkspace)
     await store.receive(.editing(.workspace(.interruptAuthorizedWork)))

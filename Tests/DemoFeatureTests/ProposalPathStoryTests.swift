@@ -19,7 +19,9 @@ struct ProposalPathStoryTests {
 
     #expect(story.state.session == DemoSession(token: "session-1", username: "ada"))
     #expect(story.state.editing.authoring.admission == .admitted(adaContext))
-    #expect(story.state.editing.workspace.availability == readySession(events: seedEvents, baseline: publishedR1))
+    #expect(
+      story.state.editing.workspace.availability
+        == readySession(events: seedEvents, baseline: publishedR1))
     // The clients see exactly the capability Authoring validated.
     #expect(story.credentials.capability.current == adaContext)
     #expect(story.credentials.current.persistedGrant == adaContext.grant)
@@ -41,7 +43,8 @@ struct ProposalPathStoryTests {
     #expect(p1.id == "P1")
     #expect(p1.changes == EventChangeSet(added: [harbour]))
     #expect(p1.baseRevision == "r1")
-    let p1Record = ProposalRecord(id: "P1", contentRevision: p1.contentRevision, target: publishedR1)
+    let p1Record = ProposalRecord(
+      id: "P1", contentRevision: p1.contentRevision, target: publishedR1)
     #expect(story.state.editing.content.form == .published(p1Record))
 
     // Projection lag: the first listing misses P1; the form never showed a failure.
@@ -73,7 +76,8 @@ struct ProposalPathStoryTests {
     // Refresh Published: only the baseline's revision moves; the working copy is untouched.
     await story.send(.refreshPublished)
     #expect(story.state.editing.workspace.session?.baseline == publishedR2)
-    #expect(story.state.editing.workspace.session?.source.events[id: "e2"]?.title == "Winter Book Fair")
+    #expect(
+      story.state.editing.workspace.session?.source.events[id: "e2"]?.title == "Winter Book Fair")
 
     // P3: a fresh proposal against r2.
     await story.send(.editing(.content(.startFreshProposal)))
@@ -86,7 +90,10 @@ struct ProposalPathStoryTests {
     #expect(p3.baseRevision == "r2")
     #expect(Set(proposals.map(\.idempotencyKey)).count == 3, "each attempt has its own key")
     #expect(story.state.editing.content.proposals.map(\.id) == ["P1", "P2", "P3"])
-    #expect(story.state.editing.content.proposals.map(\.target) == [publishedR1, publishedR1, publishedR2])
+    #expect(
+      story.state.editing.content.proposals.map(\.target) == [
+        publishedR1, publishedR1, publishedR2,
+      ])
     #expect(story.issues.messages.isEmpty)
   }
 
@@ -100,7 +107,9 @@ struct ProposalPathStoryTests {
     #expect(story.issues.messages.isEmpty)
   }
 
-  @Test("A proposal against a moved head is refused before any record; refresh, then retry with the same key")
+  @Test(
+    "A proposal against a moved head is refused before any record; refresh, then retry with the same key"
+  )
   func headMoved() async {
     let story = AppStory()
     let system = story.system

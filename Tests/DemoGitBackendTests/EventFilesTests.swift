@@ -6,7 +6,9 @@ import WorkspaceDemoFeature
 
 @Suite("Events as files")
 struct EventFilesTests {
-  @Test("One file per event with a safe name; unchanged files are not rewritten; gone events are deleted")
+  @Test(
+    "One file per event with a safe name; unchanged files are not rewritten; gone events are deleted"
+  )
   func roundTrip() throws {
     let worktree = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: worktree) }
@@ -22,7 +24,8 @@ struct EventFilesTests {
     let two = worktree.appendingPathComponent("events/e2.json")
     #expect(
       try String(contentsOf: two, encoding: .utf8)
-        == "{\n  \"date\" : \"2027-01-02\",\n  \"id\" : \"e2\",\n  \"title\" : \"Two\",\n  \"venue\" : \"Hall\"\n}\n")
+        == "{\n  \"date\" : \"2027-01-02\",\n  \"id\" : \"e2\",\n  \"title\" : \"Two\",\n  \"venue\" : \"Hall\"\n}\n"
+    )
 
     // A file in another layout holding the same event is left as it is.
     let compact = #"{"id":"e2","title":"Two","date":"2027-01-02","venue":"Hall"}"#
@@ -33,21 +36,30 @@ struct EventFilesTests {
     try EventFiles.write(edited, to: worktree)
     #expect(try String(contentsOf: two, encoding: .utf8) == compact)
     #expect(try EventFiles.events(in: worktree).map(\.title) == ["Two", "Ten!"])
-    #expect(!FileManager.default.fileExists(atPath: worktree.appendingPathComponent("events/%2E.%2Fx%20y.json").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: worktree.appendingPathComponent("events/%2E.%2Fx%20y.json").path))
   }
 
-  @Test("Two files holding one event, or a file that is not an event, are errors that name the files")
+  @Test(
+    "Two files holding one event, or a file that is not an event, are errors that name the files")
   func errors() throws {
     let worktree = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: worktree) }
     try EventFiles.write([Event(id: "e1", title: "One", date: "TBA", venue: "TBA")], to: worktree)
     try FileManager.default.copyItem(
-      at: worktree.appendingPathComponent("events/e1.json"), to: worktree.appendingPathComponent("events/copy.json"))
-    #expect(throws: EventFileError.duplicate(id: "e1", paths: ["events/copy.json", "events/e1.json"])) {
+      at: worktree.appendingPathComponent("events/e1.json"),
+      to: worktree.appendingPathComponent("events/copy.json"))
+    #expect(
+      throws: EventFileError.duplicate(id: "e1", paths: ["events/copy.json", "events/e1.json"])
+    ) {
       try EventFiles.events(in: worktree)
     }
     try Data("[]".utf8).write(to: worktree.appendingPathComponent("events/copy.json"))
-    #expect(throws: EventFileError.unreadable(path: "events/copy.json", reason: "it does not hold one event as JSON")) {
+    #expect(
+      throws: EventFileError.unreadable(
+        path: "events/copy.json", reason: "it does not hold one event as JSON")
+    ) {
       try EventFiles.events(in: worktree)
     }
   }
@@ -79,7 +91,8 @@ struct EventFilesTests {
         path: "events", reason: "it is a symbolic link; it is not followed")
     ) { try EventFiles.events(in: worktree) }
     #expect(throws: EventFileError.self) {
-      try EventFiles.write([Event(id: "e9", title: "Nine", date: "TBA", venue: "TBA")], to: worktree)
+      try EventFiles.write(
+        [Event(id: "e9", title: "Nine", date: "TBA", venue: "TBA")], to: worktree)
     }
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["secret.json"],
@@ -91,7 +104,9 @@ struct EventFilesTests {
     let output = Data("aaa blob 3\nabc\nbbb blob 0\n\nccc blob 2\n\n\n\n".utf8)
     let parts = try EventReader.parseBatch(output, count: 3)
     #expect(parts.map { String(decoding: $0, as: UTF8.self) } == ["abc", "", "\n\n"])
-    #expect(throws: EventFileError.self) { try EventReader.parseBatch(Data("x missing\n".utf8), count: 1) }
+    #expect(throws: EventFileError.self) {
+      try EventReader.parseBatch(Data("x missing\n".utf8), count: 1)
+    }
   }
 }
 

@@ -95,12 +95,14 @@ extension WorkspaceClient where Source == Catalogue, ChangeSet == CatalogueChang
       selectBranch: { source, branch in
         _ = try await authorize(.edit)
         if let current = copies[source.workspace],
-          !CatalogueChanges(from: try await server.events(at: current.baseline), to: source.events).isEmpty
+          !CatalogueChanges(from: try await server.events(at: current.baseline), to: source.events)
+            .isEmpty
         {
           throw EditsPending()
         }
         let head = try await server.head(of: branch)  // exactly the requested branch
-        let selected = Catalogue(workspace: source.workspace, events: try await server.events(at: head))
+        let selected = Catalogue(
+          workspace: source.workspace, events: try await server.events(at: head))
         return copies.keep(WorkspaceSession(source: selected, baseline: head))
       },
       captureChanges: { source, baseline in
@@ -145,7 +147,9 @@ extension AuthoringClient {
       restorePersistedGrant: { persisted.current },
       clearIncomingSharedGrants: {},
       validate: { grant in
-        guard let token = session.current else { throw AuthoringGrantRejected(reason: "signed out") }
+        guard let token = session.current else {
+          throw AuthoringGrantRejected(reason: "signed out")
+        }
         do {
           try await server.check(grant: grant.rawValue, token: token)
         } catch ServerError.readOnly(let reason) {

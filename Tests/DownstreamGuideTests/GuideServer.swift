@@ -63,7 +63,8 @@ actor CatalogueServer {
   }
 
   func events(at reference: WorkspaceBranchReference) throws -> Events {
-    guard let found = branches[reference.branch]?.first(where: { $0.revision == reference.revision })
+    guard
+      let found = branches[reference.branch]?.first(where: { $0.revision == reference.revision })
     else { throw ServerError.noSuchRevision("\(reference)") }
     return found.events
   }

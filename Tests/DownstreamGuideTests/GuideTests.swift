@@ -14,7 +14,8 @@ import Testing
 struct GuideTests {
   @Test("Every snippet of the README's guide is, word for word, code this target compiles")
   func snippetsAreCompiled() throws {
-    let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
     let snippets = Self.markedSnippets(in: readme)
     let regions = try Self.regions()
     #expect(!regions.isEmpty)
@@ -34,7 +35,8 @@ struct GuideTests {
   func manifestSnippetMatchesThePackage() throws {
     let root = Self.packageRoot
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let manifest = try String(
+      contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
     let snippet = try #require(Self.markedSnippets(in: readme).first { $0.name == "manifest" })
     let packageName = try #require(manifest.firstMatch(of: #/name: "([^"]+)",\n  platforms/#)?.1)
     for match in snippet.code.matches(of: #/package: "([^"]+)"/#) {
@@ -104,7 +106,8 @@ struct GuideTests {
     let session = AppSession()
     let token = await server.signIn("linus")
     session.set(token)
-    let persisted = LockIsolated<AuthoringGrant?>(AuthoringGrant(rawValue: try await server.admit(token: token)))
+    let persisted = LockIsolated<AuthoringGrant?>(
+      AuthoringGrant(rawValue: try await server.admit(token: token)))
     await server.demote("linus")
     let store = TestStore(initialState: EventApplication.State()) {
       EventApplication.live(server: server, session: session, persistedGrant: persisted)
@@ -112,8 +115,9 @@ struct GuideTests {
     store.exhaustivity = .off
     await store.send(.editing(.authoring(.restoreAuthorization)))
     await store.finish()
-    #expect(store.state.editing.authoring.admission
-      == .denied(AdmissionDenied(reason: "linus may only read")))
+    #expect(
+      store.state.editing.authoring.admission
+        == .denied(AdmissionDenied(reason: "linus may only read")))
     #expect(persisted.current == nil)
   }
 
@@ -191,7 +195,8 @@ struct GuideTests {
         if let name = trimmed.firstMatch(of: #/^// guide:begin ([a-z-]+)$/#)?.1 {
           current = (String(name), [])
         } else if trimmed == "// guide:end", let region = current {
-          let indent = region.lines.filter { !$0.isEmpty }
+          let indent =
+            region.lines.filter { !$0.isEmpty }
             .map { $0.prefix { $0 == " " }.count }.min() ?? 0
           regions[region.name] = region.lines.map { $0.dropFirst(indent) }.joined(separator: "\n")
           current = nil

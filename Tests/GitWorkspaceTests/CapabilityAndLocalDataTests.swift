@@ -54,7 +54,9 @@ struct CapabilityAndLocalDataTests {
     let moved = try await harness.remote.commit(on: "main")
 
     try await harness.git.removeWorkingCopy("catalogue")
-    #expect(!FileManager.default.fileExists(atPath: first.source.worktree.deletingLastPathComponent().path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: first.source.worktree.deletingLastPathComponent().path))
 
     // A fresh copy: at the current head, without the edit.
     let second = try await harness.git.prepareSource("catalogue")

@@ -136,7 +136,8 @@ struct ConformanceKitTests {
       let harness = try await GitHarness.make(in: directory)
       var client = harness.git.client
       client.selectBranch = { source, _ in
-        WorkspaceSession(source: source, baseline: WorkspaceBranchReference(branch: "elsewhere", revision: "0"))
+        WorkspaceSession(
+          source: source, baseline: WorkspaceBranchReference(branch: "elsewhere", revision: "0"))
       }
       return harness.subject(client: client)
     }

@@ -10,7 +10,8 @@ import Testing
 /// (after its pack arrived, before any ref is written) while someone else pushes the branch.
 @Suite("Head guard")
 struct HeadGuardTests {
-  @Test func plainGitWithdrawsAProposalWhoseBranchMovedDuringThePushAndReportsTheRace() async throws {
+  @Test func plainGitWithdrawsAProposalWhoseBranchMovedDuringThePushAndReportsTheRace() async throws
+  {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let harness = try await GitHarness.make(in: directory)
@@ -21,7 +22,8 @@ struct HeadGuardTests {
     let attemptRequest = request("Race")
 
     let publication = Task {
-      try await harness.git.publishProposal(session.source, session.baseline, changes, attemptRequest)
+      try await harness.git.publishProposal(
+        session.source, session.baseline, changes, attemptRequest)
     }
     try await gate.waitUntilHeld()
     let moved = try await harness.remote.commit(on: "main")
@@ -29,7 +31,8 @@ struct HeadGuardTests {
 
     await #expect(
       throws: WorkspaceHeadMismatch(
-        expected: session.baseline, actual: WorkspaceBranchReference(branch: "main", revision: moved))
+        expected: session.baseline,
+        actual: WorkspaceBranchReference(branch: "main", revision: moved))
     ) { try await publication.value }
     #expect(try await harness.remote.proposalRefs().isEmpty, "the raced proposal was not withdrawn")
 
@@ -62,7 +65,8 @@ struct HeadGuardTests {
 
     await #expect(
       throws: WorkspaceHeadMismatch(
-        expected: session.baseline, actual: WorkspaceBranchReference(branch: "main", revision: moved))
+        expected: session.baseline,
+        actual: WorkspaceBranchReference(branch: "main", revision: moved))
     ) { try await publication.value }
     #expect(try await harness.remote.proposalRefs().isEmpty)
   }
@@ -99,8 +103,12 @@ struct HeadGuardTests {
       try await git.publishProposal(session.source, session.baseline, changes, request("Held"))
     }
     try await waitForFile(held)
-    let refused = await #expect(throws: GitError.self) { try await harness.remote.commit(on: "main") }
-    #expect(refused?.message.contains("cannot lock ref 'refs/heads/main'") == true, "\(String(describing: refused))")
+    let refused = await #expect(throws: GitError.self) {
+      try await harness.remote.commit(on: "main")
+    }
+    #expect(
+      refused?.message.contains("cannot lock ref 'refs/heads/main'") == true,
+      "\(String(describing: refused))")
     try Data().write(to: go)
 
     let record = try await publication.value
@@ -121,15 +129,21 @@ struct HeadGuardTests {
     let push = { (refspec: String) in
       _ = try await remote.git.run(["push", "--porcelain", "origin", refspec], in: remote.seed)
     }
-    let error = await #expect(throws: GitError.self) { try await push("HEAD:refs/proposals/untargeted") }
-    #expect(error?.message.contains("names no valid target branch") == true, "\(String(describing: error))")
+    let error = await #expect(throws: GitError.self) {
+      try await push("HEAD:refs/proposals/untargeted")
+    }
+    #expect(
+      error?.message.contains("names no valid target branch") == true,
+      "\(String(describing: error))")
     try await push("HEAD:refs/heads/other")
     try await push("HEAD:refs/notes/anything")
     #expect(try await remote.proposalRefs().isEmpty)
 
     // Installing twice is fine; over another hook it refuses.
     try GitHeadGuardHook.install(in: remote.remote)
-    try await installExecutable("#!/bin/sh\nexit 0\n", at: remote.remote.appendingPathComponent("hooks/reference-transaction"))
+    try await installExecutable(
+      "#!/bin/sh\nexit 0\n", at: remote.remote.appendingPathComponent("hooks/reference-transaction")
+    )
     #expect(throws: GitHeadGuardHookError.self) { try GitHeadGuardHook.install(in: remote.remote) }
     #expect(!GitHeadGuardHook.isInstalled(in: remote.remote))
   }
@@ -144,8 +158,10 @@ struct HeadGuardTests {
     try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
     let changes = try await git.captureChanges(session.source, session.baseline)
     let attemptRequest = request("Calm")
-    let first = try await git.publishProposal(session.source, session.baseline, changes, attemptRequest)
-    let second = try await git.publishProposal(session.source, session.baseline, changes, attemptRequest)
+    let first = try await git.publishProposal(
+      session.source, session.baseline, changes, attemptRequest)
+    let second = try await git.publishProposal(
+      session.source, session.baseline, changes, attemptRequest)
     #expect(first == second)
     #expect(try await harness.remote.proposalRefs() == [first.id])
     try await harness.remote.commit(on: "main")
@@ -188,7 +204,6 @@ struct PushGate {
   /// Lets the held push, and every later one, through.
   func release() throws { try Data().write(to: go) }
 }
-
 
 /// Waits (bounded: 30 s) until `file` exists.
 func waitForFile(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {

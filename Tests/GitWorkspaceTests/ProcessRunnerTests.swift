@@ -44,10 +44,13 @@ struct ProcessRunnerTests {
   @Test func cancellationTerminatesTheProcess() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let (pidFile, done) = (directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done"))
+    let (pidFile, done) = (
+      directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done")
+    )
     let task = Task {
       try await ProcessRunner().run(
-        shell, arguments: ["-c", "echo $$ > \"$0\"; sleep 30; touch \"$1\"", pidFile.path, done.path])
+        shell,
+        arguments: ["-c", "echo $$ > \"$0\"; sleep 30; touch \"$1\"", pidFile.path, done.path])
     }
     let pid = try await waitForPID(in: pidFile)
     task.cancel()
@@ -60,11 +63,15 @@ struct ProcessRunnerTests {
   @Test func aChildIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let (pidFile, done) = (directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done"))
+    let (pidFile, done) = (
+      directory.url.appendingPathComponent("pid"), directory.url.appendingPathComponent("done")
+    )
     let task = Task {
       try await ProcessRunner().run(
         shell,
-        arguments: ["-c", "echo $$ > \"$0\"; trap '' TERM; sleep 30; touch \"$1\"", pidFile.path, done.path])
+        arguments: [
+          "-c", "echo $$ > \"$0\"; trap '' TERM; sleep 30; touch \"$1\"", pidFile.path, done.path,
+        ])
     }
     let pid = try await waitForPID(in: pidFile)
     task.cancel()
@@ -158,7 +165,8 @@ struct GitProcessTests {
     defer { directory.remove() }
     let git = try await fakeGit(
       in: directory,
-      script: #"printf 'ssh: connect to host example.invalid port 22: Connection refused\r\n' >&2; "#
+      script:
+        #"printf 'ssh: connect to host example.invalid port 22: Connection refused\r\n' >&2; "#
         + #"printf 'fatal: Could not read from remote repository.\r\n' >&2; exit 128"#)
     let error = await #expect(throws: GitError.self) { try await git.run(["fetch", "origin"]) }
     #expect(

@@ -6,7 +6,9 @@ import Testing
 @MainActor
 @Suite("Authorization loss")
 struct AuthorizationTests {
-  @Test("interruptAuthorizedWork cancels a suspended publication; a record created anyway is still reported, the session kept")
+  @Test(
+    "interruptAuthorizedWork cancels a suspended publication; a record created anyway is still reported, the session kept"
+  )
   func interruptSuspendedPublication() async {
     let publishing = Signal()
     let gate = Gate()
@@ -73,7 +75,9 @@ struct AuthorizationTests {
   func publicationInvalidated() async {
     let store = makeStore {
       $0.workspaceClient.captureChanges = { _, _ in Fixture.edits }
-      $0.workspaceClient.publishProposal = { _, _, _, _ in throw WorkspaceAuthorizationError.invalidated }
+      $0.workspaceClient.publishProposal = { _, _, _, _ in
+        throw WorkspaceAuthorizationError.invalidated
+      }
     }
     await store.send(.publishProposal(Fixture.request))
     await store.receive(.delegate(.publication(.failed(.authorizationInvalidated))))

@@ -38,7 +38,9 @@ struct BaselineTests {
   @Test("a failed refresh goes to the requesting UI and keeps the session")
   func refreshFailure() async {
     let store = makeStore {
-      $0.workspaceClient.refreshBaseline = { _, _ in throw FakeError(description: "remote unreachable") }
+      $0.workspaceClient.refreshBaseline = { _, _ in
+        throw FakeError(description: "remote unreachable")
+      }
     }
     await store.send(.refreshBaseline)
     await store.receive(
@@ -73,9 +75,10 @@ struct BaselineTests {
     }
     await store.send(.selectBranch("drafts"))
     await store.receive(
-      .delegate(.branchSelectionFailed(
-        requested: "drafts", WorkspaceFailure(kind: .other, message: "no such branch")
-      ))
+      .delegate(
+        .branchSelectionFailed(
+          requested: "drafts", WorkspaceFailure(kind: .other, message: "no such branch")
+        ))
     )
     #expect(store.state == Fixture.ready)
     await store.finish()

@@ -103,7 +103,9 @@ actor Signal {
     }
   }
 
-  func wait(within limit: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) async {
+  func wait(
+    within limit: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
     if consumed < fired {
       consumed += 1
       return
@@ -124,4 +126,3 @@ actor Signal {
     Issue.record("The awaited event did not fire within \(limit).", sourceLocation: sourceLocation)
   }
 }
-

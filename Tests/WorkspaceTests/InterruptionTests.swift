@@ -72,7 +72,9 @@ struct InterruptionTests {
     await store.finish()
   }
 
-  @Test("a newer publishProposal supersedes the older: the older's late answer is dropped, the newer answers")
+  @Test(
+    "a newer publishProposal supersedes the older: the older's late answer is dropped, the newer answers"
+  )
   func supersededAttempt() async {
     let first = Signal()
     let second = Gate()
@@ -104,7 +106,9 @@ struct InterruptionTests {
     await store.finish()
   }
 
-  @Test("an interruption in the same turn as publishProposal: the attempt never runs, its requester still hears")
+  @Test(
+    "an interruption in the same turn as publishProposal: the attempt never runs, its requester still hears"
+  )
   func interruptedBeforeTheAttemptStarted() async {
     let heard = LockIsolated<[FakeWorkspace.Action.Delegate]>([])
     let calls = LockIsolated(0)

@@ -14,7 +14,8 @@ struct InvalidUsageTests {
     arguments: [
       FakeState(id: Fixture.id),
       FakeState(id: Fixture.id, availability: .preparing),
-      FakeState(id: Fixture.id, availability: .preparationFailed(WorkspaceFailure(message: "disk full"))),
+      FakeState(
+        id: Fixture.id, availability: .preparationFailed(WorkspaceFailure(message: "disk full"))),
     ]
   )
   func invalidActions(state: FakeState) async {
@@ -33,7 +34,9 @@ struct InvalidUsageTests {
     #expect(recorder.messages.count == actions.count)
     for (message, action) in zip(recorder.messages, actions) {
       #expect(
-        message.hasPrefix("Workspace events: \(action) was sent while the workspace is \(state.availability.caseName)")
+        message.hasPrefix(
+          "Workspace events: \(action) was sent while the workspace is \(state.availability.caseName)"
+        )
       )
     }
   }
@@ -57,7 +60,9 @@ struct InvalidUsageTests {
       await store.finish()
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.contains("selectBranch must return exactly the requested branch") == true)
+    #expect(
+      recorder.messages.first?.contains("selectBranch must return exactly the requested branch")
+        == true)
     #expect(recorder.messages.first?.contains("main@r2") == true)
   }
 
@@ -79,10 +84,13 @@ struct InvalidUsageTests {
       await store.finish()
     }
     #expect(recorder.messages.count == 1)
-    #expect(recorder.messages.first?.contains("refreshBaseline must keep the branch identity") == true)
+    #expect(
+      recorder.messages.first?.contains("refreshBaseline must keep the branch identity") == true)
   }
 
-  @Test("a record whose target is not the installed baseline is reported, and delivered as a record that exists")
+  @Test(
+    "a record whose target is not the installed baseline is reported, and delivered as a record that exists"
+  )
   func recordTargetsAnotherBaseline() async {
     let recorder = IssueRecorder()
     let wrong = ProposalRecord(id: "P-1", contentRevision: "c1", target: Fixture.main2)
@@ -127,7 +135,9 @@ struct InvalidUsageTests {
     #expect(recorder.messages.count == 1)
   }
 
-  @Test("the requester of a refresh that broke the contract is told it failed, without the invalid output")
+  @Test(
+    "the requester of a refresh that broke the contract is told it failed, without the invalid output"
+  )
   func violationIsNotRepeatedToTheRequester() async {
     let recorder = IssueRecorder()
     await withIssueReporters([recorder]) {
@@ -137,9 +147,12 @@ struct InvalidUsageTests {
         }
       }
       await store.send(.refreshBaseline)
-      await store.receive(.delegate(.refreshFailed(WorkspaceFailure(
-        kind: .invalidIntegratorOutput,
-        message: "the workspace service answered something invalid; nothing was installed"))))
+      await store.receive(
+        .delegate(
+          .refreshFailed(
+            WorkspaceFailure(
+              kind: .invalidIntegratorOutput,
+              message: "the workspace service answered something invalid; nothing was installed"))))
       await store.finish()
     }
     // The output (drafts@d7) is in the reported issue only.
@@ -155,13 +168,15 @@ struct InvalidUsageTests {
       await store.send(.prepareSource) { $0.availability = .preparing }
       await store.receiveModification {
         $0.availability = .preparationFailed(
-          WorkspaceFailure(kind: .other, message: "unimplemented endpoint WorkspaceClient.prepareSource")
+          WorkspaceFailure(
+            kind: .other, message: "unimplemented endpoint WorkspaceClient.prepareSource")
         )
       }
       await store.finish()
     }
-    #expect(recorder.messages == [
-      "Unimplemented: WorkspaceClient.prepareSource was called, but this test did not override it."
-    ])
+    #expect(
+      recorder.messages == [
+        "Unimplemented: WorkspaceClient.prepareSource was called, but this test did not override it."
+      ])
   }
 }

@@ -16,19 +16,26 @@ struct ModelTests {
     #expect(json.contains("\"branch\":\"main\""))
     #expect(String(data: try JSONEncoder().encode(Fixture.id), encoding: .utf8) == "\"events\"")
 
-    let failed = FakeState(id: "x", availability: .preparationFailed(WorkspaceFailure(kind: .transient, message: "offline")))
+    let failed = FakeState(
+      id: "x",
+      availability: .preparationFailed(WorkspaceFailure(kind: .transient, message: "offline")))
     #expect(try JSONDecoder().decode(FakeState.self, from: JSONEncoder().encode(failed)) == failed)
   }
 
   @Test("WorkspaceFailure keeps a readable message and classifies the error")
   func failureFromError() {
-    #expect(WorkspaceFailure(FakeError(description: "disk full")) == WorkspaceFailure(kind: .other, message: "disk full"))
+    #expect(
+      WorkspaceFailure(FakeError(description: "disk full"))
+        == WorkspaceFailure(kind: .other, message: "disk full"))
     #expect(WorkspaceFailure(WorkspaceUnavailableError("offline")).kind == .transient)
-    #expect(WorkspaceFailure(WorkspaceAuthorizationError.invalidated).kind == .authorizationInvalidated)
+    #expect(
+      WorkspaceFailure(WorkspaceAuthorizationError.invalidated).kind == .authorizationInvalidated)
     let mismatch = WorkspaceHeadMismatch(expected: Fixture.main1, actual: Fixture.main2)
-    #expect(WorkspaceFailure(mismatch) == WorkspaceFailure(
-      kind: .headMoved, message: "The remote head moved: expected main@r1, found main@r2."
-    ))
+    #expect(
+      WorkspaceFailure(mismatch)
+        == WorkspaceFailure(
+          kind: .headMoved, message: "The remote head moved: expected main@r1, found main@r2."
+        ))
     #expect(WorkspaceFailure(WorkspaceContractViolation("bad")).kind == .invalidIntegratorOutput)
     let failure = WorkspaceFailure(kind: .transient, message: "x")
     #expect(WorkspaceFailure(failure) == failure)
@@ -53,7 +60,9 @@ struct ModelTests {
         _ = try await FakeClient.liveValue.selectBranch(Fixture.source, "main")
         Issue.record("expected the unimplemented endpoint to throw")
       } catch {
-        #expect(error as? UnimplementedEndpoint == UnimplementedEndpoint(endpoint: "WorkspaceClient.selectBranch"))
+        #expect(
+          error as? UnimplementedEndpoint
+            == UnimplementedEndpoint(endpoint: "WorkspaceClient.selectBranch"))
       }
     }
     #expect(recorder.messages.count == 1)
@@ -61,7 +70,10 @@ struct ModelTests {
 
   @Test("operations are the effect ids, keyed by workspace, and availability names its case")
   func operationsAndCaseNames() {
-    #expect(WorkspaceOperation.all(of: "a").map(\.kind) == [.preparation, .refresh, .selection, .capture, .publication])
+    #expect(
+      WorkspaceOperation.all(of: "a").map(\.kind) == [
+        .preparation, .refresh, .selection, .capture, .publication,
+      ])
     #expect(WorkspaceOperation.refresh(of: "a") == WorkspaceOperation(.refresh, of: "a"))
     #expect(WorkspaceOperation.refresh(of: "a") != WorkspaceOperation.refresh(of: "b"))
     #expect("\(WorkspaceOperation.publication(of: "events"))" == "publication of events")

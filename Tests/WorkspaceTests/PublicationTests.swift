@@ -61,9 +61,11 @@ struct PublicationTests {
 
     await store.send(.publishProposal(Fixture.request))
     await store.receive(
-      .delegate(.publication(.failed(
-        WorkspaceFailure(kind: .other, message: "proposals are closed for this catalogue")
-      )))
+      .delegate(
+        .publication(
+          .failed(
+            WorkspaceFailure(kind: .other, message: "proposals are closed for this catalogue")
+          )))
     )
     #expect(store.state == Fixture.ready)
     await store.finish()
@@ -72,7 +74,8 @@ struct PublicationTests {
   @Test("a capture failure during publication goes to the form; nothing is published")
   func captureFailure() async {
     let store = makeStore {
-      $0.workspaceClient.captureChanges = { _, _ in throw FakeError(description: "database locked") }
+      $0.workspaceClient.captureChanges = { _, _ in throw FakeError(description: "database locked")
+      }
     }
     await store.send(.publishProposal(Fixture.request))
     await store.receive(
@@ -93,7 +96,8 @@ struct PublicationTests {
 
     await store.send(.publishProposal(Fixture.request))
     await store.receive(
-      .delegate(.publication(.headMoved(WorkspaceHeadMismatch(expected: Fixture.main1, actual: moved))))
+      .delegate(
+        .publication(.headMoved(WorkspaceHeadMismatch(expected: Fixture.main1, actual: moved))))
     )
     #expect(store.state == Fixture.ready)
     await store.finish()
@@ -152,7 +156,8 @@ struct PublicationTests {
     #expect(clock.sleeperCount == 1 && keys.current.count == 2)
     await clock.advance(by: .seconds(3))
     await store.receive(
-      .delegate(.publication(.failed(WorkspaceFailure(kind: .transient, message: "gateway timeout"))))
+      .delegate(
+        .publication(.failed(WorkspaceFailure(kind: .transient, message: "gateway timeout"))))
     )
     #expect(keys.current.count == 3)
 
@@ -210,7 +215,8 @@ struct PublicationTests {
   @Test("a capture failure for a preview goes to the requesting UI")
   func previewFailure() async {
     let store = makeStore {
-      $0.workspaceClient.captureChanges = { _, _ in throw FakeError(description: "database locked") }
+      $0.workspaceClient.captureChanges = { _, _ in throw FakeError(description: "database locked")
+      }
     }
     await store.send(.captureChanges)
     await store.receive(

@@ -20,8 +20,10 @@ struct Siblings: Reducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
-    case .first(let action): FakeWorkspace().reduce(into: &state.first, action: action).map(Action.first)
-    case .second(let action): FakeWorkspace().reduce(into: &state.second, action: action).map(Action.second)
+    case .first(let action):
+      FakeWorkspace().reduce(into: &state.first, action: action).map(Action.first)
+    case .second(let action):
+      FakeWorkspace().reduce(into: &state.second, action: action).map(Action.second)
     }
   }
 }
@@ -98,10 +100,14 @@ struct SiblingWorkspacesTests {
     await store.finish()
   }
 
-  static let firstCase = CasePath<Siblings.Action, FakeWorkspace.Action>(embed: Siblings.Action.first) {
+  static let firstCase = CasePath<Siblings.Action, FakeWorkspace.Action>(
+    embed: Siblings.Action.first
+  ) {
     if case .first(let action) = $0 { action } else { nil }
   }
-  static let secondCase = CasePath<Siblings.Action, FakeWorkspace.Action>(embed: Siblings.Action.second) {
+  static let secondCase = CasePath<Siblings.Action, FakeWorkspace.Action>(
+    embed: Siblings.Action.second
+  ) {
     if case .second(let action) = $0 { action } else { nil }
   }
 }

@@ -23,14 +23,18 @@ final class WorkspaceXCTests: XCTestCase {
     await store.receiveModification { $0.availability = .ready(Fixture.session) }
 
     // The form builds its request while reducing: the key comes from the store's uuid.
-    let request = withDependencies { $0 = store.dependencies } operation: {
+    let request = withDependencies {
+      $0 = store.dependencies
+    } operation: {
       ProposalRequest(title: "Autumn schedule", summary: "Two fixes")
     }
     XCTAssertEqual(request.idempotencyKey, UUID(uuidString: "00000000-0000-0000-0000-000000000000"))
 
     await store.send(.publishProposal(request))
     await store.receive(
-      .delegate(.publication(.published(ProposalRecord(id: "P-7", contentRevision: "c7", target: Fixture.main1))))
+      .delegate(
+        .publication(
+          .published(ProposalRecord(id: "P-7", contentRevision: "c7", target: Fixture.main1))))
     )
     XCTAssertEqual(keys.current, [request.idempotencyKey])
     XCTAssertEqual(store.state, Fixture.ready)
@@ -46,7 +50,8 @@ final class WorkspaceXCTests: XCTestCase {
     }
     await store.send(.prepareSource) { $0.availability = .preparing }
     await store.receiveModification {
-      $0.availability = .preparationFailed(WorkspaceFailure(kind: .other, message: "checkout failed"))
+      $0.availability = .preparationFailed(
+        WorkspaceFailure(kind: .other, message: "checkout failed"))
     }
     XCTAssertNil(store.state.session)
     await store.finish()

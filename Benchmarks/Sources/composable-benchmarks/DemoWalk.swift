@@ -15,7 +15,8 @@ func benchmarkDemoWalk(repetitions: Int) async throws -> Summary {
     }
     let proposals = await system.allProposals()
     try check(
-      proposals.map(\.id) == ["P1", "P2", "P3"] && proposals.map(\.baseRevision) == ["r1", "r1", "r2"],
+      proposals.map(\.id) == ["P1", "P2", "P3"]
+        && proposals.map(\.baseRevision) == ["r1", "r1", "r2"],
       "the demo walk made \(proposals.map { "\($0.id)@\($0.baseRevision)" })")
     return elapsed.milliseconds
   }

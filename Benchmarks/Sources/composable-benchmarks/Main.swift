@@ -50,7 +50,8 @@ struct ComposableBenchmarks {
       case "--quick":
         options.quick = true
       case "--cancel-resident":
-        guard let given = value ?? remaining.popFirst(), let subject = CancelSubject(rawValue: given)
+        guard let given = value ?? remaining.popFirst(),
+          let subject = CancelSubject(rawValue: given)
         else { return .invalid("--cancel-resident needs store or floor") }
         return .cancelResident(subject)
       case "--format", "--only":

@@ -43,7 +43,10 @@ func scopeUncachedRepetition(operations: Int) throws -> Double {
 extension CasePath<Level1.Action, Level2.Action> {
   /// `.child`, built from a closure that captures `round`: a new function each time.
   static func capturing(_ round: Int) -> Self {
-    Self(embed: { action in _ = round; return .child(action) }) {
+    Self(embed: { action in
+      _ = round
+      return .child(action)
+    }) {
       if case .child(let a) = $0 { a } else { nil }
     }
   }

@@ -16,7 +16,10 @@ struct RunOperation<Action: Sendable>: Sendable {
     self.body = body
   }
 
-  private init(copying other: RunOperation<some Sendable>, body: @escaping @Sendable (EffectContext<Action>) async -> Void) {
+  private init(
+    copying other: RunOperation<some Sendable>,
+    body: @escaping @Sendable (EffectContext<Action>) async -> Void
+  ) {
     self.priority = other.priority
     self.dependencies = other.dependencies
     self.reporters = other.reporters
@@ -95,8 +98,12 @@ extension Effect {
   public static func run<State>(
     modifying stateType: State.Type,
     priority: TaskPriority? = nil,
-    operation: @escaping @Sendable (_ send: Send<Action>, _ state: StateModifier<State>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>, _ state: StateModifier<State>) async -> Void)? = nil,
+    operation:
+      @escaping @Sendable (_ send: Send<Action>, _ state: StateModifier<State>) async throws -> Void,
+    catch handler: (
+      @Sendable (_ error: any Error, _ send: Send<Action>, _ state: StateModifier<State>) async ->
+        Void
+    )? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -126,18 +133,20 @@ extension Effect {
     operation: @escaping @Sendable (EffectContext<Action>) async throws -> Void,
     catch handler: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
   ) -> Self {
-    Self(.run(RunOperation(priority: priority) { context in
-      do {
-        try await operation(context)
-      } catch {
-        guard !isCancellation(error) else { return }
-        if let handler {
-          await handler(error, context)
-        } else {
-          reportUnhandled(error, location: location)
-        }
-      }
-    }))
+    Self(
+      .run(
+        RunOperation(priority: priority) { context in
+          do {
+            try await operation(context)
+          } catch {
+            guard !isCancellation(error) else { return }
+            if let handler {
+              await handler(error, context)
+            } else {
+              reportUnhandled(error, location: location)
+            }
+          }
+        }))
   }
 
   /// Cancellation ends an effect quietly, whatever error the cancelled work threw (URLSession,

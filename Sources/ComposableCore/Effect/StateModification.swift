@@ -45,7 +45,8 @@ package struct StateModification: Sendable {
     )
   }
 
-  static func reportModificationTypeMismatch(_ modification: StateModification, expected: Any.Type) {
+  static func reportModificationTypeMismatch(_ modification: StateModification, expected: Any.Type)
+  {
     let location = modification.location
     reportIssue(
       """

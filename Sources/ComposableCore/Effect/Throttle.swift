@@ -99,7 +99,10 @@ struct ThrottleWindows {
 
   /// What the ids of a throttle's own bookkeeping stand for.
   private struct Role: Hashable, Sendable {
-    enum Kind: Hashable, Sendable { case running, deferred(UInt64) }
+    enum Kind: Hashable, Sendable {
+      case running
+      case deferred(UInt64)
+    }
     let id: AnyHashableSendable
     let kind: Kind
   }

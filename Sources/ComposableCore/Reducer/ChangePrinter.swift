@@ -42,8 +42,11 @@ public struct ChangePrinter<State, Action> {
       if before == after {
         report += "\n  (No state changes)"
       } else {
-        report += "\n" + indented(LineDiff.render(expected: before, actual: after)
-          .split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        report +=
+          "\n"
+          + indented(
+            LineDiff.render(expected: before, actual: after)
+              .split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
       }
       output(report + "\n")
     }

@@ -38,8 +38,10 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
 
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
-  @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let toElements:
+    WritableKeyPath<Parent.State, IdentifiedArray<Element.State>> & Sendable
+  @usableFromInline let toElementAction:
+    CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let location: IssueLocation
 
   @usableFromInline
@@ -65,14 +67,16 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   }
 
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let elementEffect = reduceElement(into: &state, action: action)
     let parentEffect = parent.reduce(into: &state, action: action)
     return .merge(elementEffect, parentEffect)
   }
 
   @inlinable
-  func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  func reduceElement(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     guard case .element(let id, let elementAction) = toElementAction.extract(from: action) else {
       return .none
     }
@@ -105,11 +109,13 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   /// - Parameter generation: which insertion of `id` started the effect (`nil`: the element's
   ///   reducer changed its id, so it is already gone).
   @usableFromInline
-  func lift(_ effect: Effect<Element.Action>, id: ID, generation: UInt64?) -> Effect<Parent.Action> {
+  func lift(_ effect: Effect<Element.Action>, id: ID, generation: UInt64?) -> Effect<Parent.Action>
+  {
     let keyPath = toElements
     let embed = toElementAction.embed
     let project = Self.projection(id: id, generation: generation, in: keyPath)
-    let lifted = effect
+    let lifted =
+      effect
       .cancellable(id: ElementLifetime())
       .transformed(
         action: { embed(.element(id: id, action: $0)) },
@@ -124,11 +130,12 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
         presence: StatePredicate.lifting(through: project)
       )
     // Cancelled as soon as the element is gone, however it was removed.
-    return Effect(.watched(
-      EffectKey(id: ElementLifetime(), path: [component(id)]),
-      presence: .presence(of: project),
-      lifted
-    ))
+    return Effect(
+      .watched(
+        EffectKey(id: ElementLifetime(), path: [component(id)]),
+        presence: .presence(of: project),
+        lifted
+      ))
   }
 
   /// The element with `id` in a parent, if it is still the same insertion.

@@ -10,12 +10,16 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
 
   /// The element's id.
   public var id: ID {
-    switch self { case .element(let id, _): id }
+    switch self {
+    case .element(let id, _): id
+    }
   }
 
   /// The element's action.
   public var action: Action {
-    switch self { case .element(_, let action): action }
+    switch self {
+    case .element(_, let action): action
+    }
   }
 }
 

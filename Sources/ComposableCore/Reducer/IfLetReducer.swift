@@ -89,7 +89,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   private struct ChildLifetime: Hashable, Sendable {}
 
   @inlinable
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
     let childEffect = reduceChild(into: &state, action: action)
     let parentEffect = parent.reduce(into: &state, action: action)
     return .merge(childEffect, parentEffect)
@@ -128,7 +129,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// child (they are cancelled as soon as the child state is `nil` or another child's, however
   /// it became so), and lifts its state modifications and presence questions.
   @usableFromInline
-  func lift(_ effect: Effect<Child.Action>, identity current: AnyHashableSendable?) -> Effect<Parent.Action> {
+  func lift(_ effect: Effect<Child.Action>, identity current: AnyHashableSendable?) -> Effect<
+    Parent.Action
+  > {
     let keyPath = toChildState
     let component = AnyHashableSendable(keyPath)
     let identity = self.identity
@@ -138,7 +141,8 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       guard let identity, let current else { return child }
       return identity(child) == current ? child : nil
     }
-    let lifted = effect
+    let lifted =
+      effect
       .cancellable(id: ChildLifetime())
       .transformed(
         action: toChildAction.embed,
@@ -153,11 +157,12 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         },
         presence: StatePredicate.lifting(through: project)
       )
-    return Effect(.watched(
-      EffectKey(id: ChildLifetime(), path: [component]),
-      presence: .presence(of: project),
-      lifted
-    ))
+    return Effect(
+      .watched(
+        EffectKey(id: ChildLifetime(), path: [component]),
+        presence: .presence(of: project),
+        lifted
+      ))
   }
 }
 

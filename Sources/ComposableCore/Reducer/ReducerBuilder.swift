@@ -36,7 +36,8 @@ public enum ReducerBuilder<State, Action: Sendable> {
   public static func buildEither<First: Reducer, Second: Reducer>(
     first reducer: First
   ) -> EitherReducer<First, Second>
-  where First.State == State, First.Action == Action, Second.State == State, Second.Action == Action {
+  where First.State == State, First.Action == Action, Second.State == State, Second.Action == Action
+  {
     .first(reducer)
   }
 
@@ -44,7 +45,8 @@ public enum ReducerBuilder<State, Action: Sendable> {
   public static func buildEither<First: Reducer, Second: Reducer>(
     second reducer: Second
   ) -> EitherReducer<First, Second>
-  where First.State == State, First.Action == Action, Second.State == State, Second.Action == Action {
+  where First.State == State, First.Action == Action, Second.State == State, Second.Action == Action
+  {
     .second(reducer)
   }
 
@@ -98,7 +100,9 @@ public struct OptionalReducer<Wrapped: Reducer>: Reducer {
   }
 
   @inlinable
-  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
+  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<
+    Wrapped.Action
+  > {
     wrapped?.reduce(into: &state, action: action) ?? .none
   }
 }

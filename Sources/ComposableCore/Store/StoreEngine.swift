@@ -25,7 +25,7 @@ enum EffectSink {
 /// on an executor it watches, so it knows when every effect is suspended.
 package typealias EffectTaskStarter =
   @Sendable (TaskPriority?, _ operation: @escaping @Sendable @isolated(any) () async -> Void)
-    -> Task<Void, Never>
+  -> Task<Void, Never>
 
 /// The runtime shared by ``Store`` and `TestStore`: it owns the root state, reduces actions and
 /// effect-applied modifications in order, and starts and tracks effects.
@@ -74,7 +74,8 @@ package final class StoreEngine<State, Action: Sendable> {
   @exclusivity(unchecked) @usableFromInline var directBox: StoreTask.Box?
   /// Children (ifLet, forEach) with running effects, and how to tell they are still there.
   /// Checked after every processed action and modification, whatever removed the child.
-  @exclusivity(unchecked) @usableFromInline var watchedChildren: [EffectKey: @Sendable (State) -> Bool] = [:]
+  @exclusivity(unchecked) @usableFromInline var watchedChildren:
+    [EffectKey: @Sendable (State) -> Bool] = [:]
   /// The open windows of throttled effects (`Effect.throttle`), per key.
   var throttleWindows = ThrottleWindows()
 

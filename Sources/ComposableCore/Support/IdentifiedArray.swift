@@ -263,10 +263,11 @@ extension IdentifiedArray: Codable where Element: Codable {
     let elements = try [Element](from: decoder)
     self.init(elements)
     guard self.count == elements.count else {
-      throw DecodingError.dataCorrupted(.init(
-        codingPath: decoder.codingPath,
-        debugDescription: "IdentifiedArray: the encoded elements repeat an id"
-      ))
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: decoder.codingPath,
+          debugDescription: "IdentifiedArray: the encoded elements repeat an id"
+        ))
     }
   }
 

@@ -49,7 +49,8 @@ package enum StateDump {
       if payloadMirror.displayStyle == .tuple {
         lines.append(prefix + ".\(caseName)(")
         for child in payloadMirror.children {
-          append(child.value, label: child.label.flatMap(tupleLabel), indent: indent + 1, to: &lines)
+          append(
+            child.value, label: child.label.flatMap(tupleLabel), indent: indent + 1, to: &lines)
         }
       } else {
         lines.append(prefix + ".\(caseName)(")

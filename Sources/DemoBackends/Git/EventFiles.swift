@@ -137,8 +137,10 @@ enum EventFiles {
   static func write(_ events: some Sequence<Event>, to worktree: URL) throws(EventFileError) {
     let directory = worktree.appendingPathComponent(Self.directory, isDirectory: true)
     let existing = try files(in: worktree)
-    let pathByID = Dictionary(existing.map { ($0.event.id, $0.path) }, uniquingKeysWith: { first, _ in first })
-    let eventByPath = Dictionary(existing.map { ($0.path, $0.event) }, uniquingKeysWith: { first, _ in first })
+    let pathByID = Dictionary(
+      existing.map { ($0.event.id, $0.path) }, uniquingKeysWith: { first, _ in first })
+    let eventByPath = Dictionary(
+      existing.map { ($0.path, $0.event) }, uniquingKeysWith: { first, _ in first })
     var kept = Set<String>()
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -229,7 +231,8 @@ struct EventReader: Sendable {
       guard header.count == 3, let size = Int(header[2]), newline + 1 + size <= bytes.count else {
         throw .unreadable(
           path: EventFiles.directory,
-          reason: "git cat-file answered \(String(decoding: bytes[position..<newline], as: UTF8.self))")
+          reason:
+            "git cat-file answered \(String(decoding: bytes[position..<newline], as: UTF8.self))")
       }
       let start = newline + 1
       contents.append(Data(bytes[start..<(start + size)]))

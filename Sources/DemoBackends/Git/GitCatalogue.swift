@@ -30,7 +30,8 @@ struct GitCatalogue: CatalogueReader {
     self.reader = EventReader(git: git)
     self.mirror = root.appendingPathComponent("catalogue.git", isDirectory: true)
     self.reviewer = GitWorkspaceClient(
-      configuration: GitWorkspaceConfiguration(remote: remote, root: root, defaultBranch: "published"),
+      configuration: GitWorkspaceConfiguration(
+        remote: remote, root: root, defaultBranch: "published"),
       capability: { Self.reviewerContext }
     )
   }
@@ -129,7 +130,8 @@ struct GitCatalogue: CatalogueReader {
         working: try await reader.events(at: commit, in: mirror))
       var status = DemoProposal.Status.open
       if proposal.isMerged,
-        let head = try await reader.commit("refs/remotes/origin/\(record.target.branch)", in: mirror)
+        let head = try await reader.commit(
+          "refs/remotes/origin/\(record.target.branch)", in: mirror)
       {
         status = .merged(into: try await landing(of: commit, on: head))
       }

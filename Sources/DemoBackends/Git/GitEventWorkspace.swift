@@ -40,7 +40,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
     @Sendable func checkOut(_ source: EventWorkingCopy) async throws -> GitWorkingCopy {
       guard await capability() != nil else { throw WorkspaceAuthorizationError.invalidated }
       let copy = git.workingCopy(for: source.workspace)
-      guard FileManager.default.fileExists(atPath: copy.worktree.appendingPathComponent(".git").path)
+      guard
+        FileManager.default.fileExists(atPath: copy.worktree.appendingPathComponent(".git").path)
       else {
         throw GitEventWorkspaceError.missingWorktree(source.workspace, path: copy.worktree.path)
       }
@@ -54,7 +55,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
     ) throws -> WorkspaceSession<EventWorkingCopy> {
       let events = try EventFiles.events(in: copy.worktree)
       return WorkspaceSession(
-        source: EventWorkingCopy(workspace: id, events: IdentifiedArray(events)), baseline: baseline)
+        source: EventWorkingCopy(workspace: id, events: IdentifiedArray(events)), baseline: baseline
+      )
     }
 
     /// What the working events change against the commit the Git change set was captured

@@ -26,7 +26,8 @@ public struct GitRemoteSetup: Sendable {
     public var headGuard: GitHeadGuard
   }
 
-  var git = GitProcess().withIdentity(GitSignature(name: "demo-cli", email: "demo-cli@users.workspace.invalid"))
+  var git = GitProcess().withIdentity(
+    GitSignature(name: "demo-cli", email: "demo-cli@users.workspace.invalid"))
   /// Where temporary work (the seed's clone) is done: a private folder of the caller's.
   let scratch: URL
 
@@ -45,7 +46,9 @@ public struct GitRemoteSetup: Sendable {
     switch choice {
     case .new:
       let remote = FileManager.default.temporaryDirectory
-        .appendingPathComponent("demo-cli-remote-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
+        .appendingPathComponent(
+          "demo-cli-remote-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true
+        )
         .appendingPathComponent("catalogue.git", isDirectory: true)
       do {
         // Only its owner may enter it (it stays after the run, for them to look at).
@@ -62,7 +65,8 @@ public struct GitRemoteSetup: Sendable {
       return Opened(remote: remote.path, created: true, seeded: true, headGuard: .remoteEnforced)
 
     case .existing(let value):
-      let remote = value.contains("://") ? value : URL(fileURLWithPath: value).standardizedFileURL.path
+      let remote =
+        value.contains("://") ? value : URL(fileURLWithPath: value).standardizedFileURL.path
       let listing: String
       do {
         listing = try await git.text(["ls-remote", remote])
@@ -127,7 +131,9 @@ public struct GitRemoteSetup: Sendable {
     let lines = error.message.split(separator: "\n").map {
       $0.trimmingCharacters(in: .whitespaces)
     }
-    let fatal = lines.first { $0.hasPrefix("fatal: ") }.map { String($0.dropFirst("fatal: ".count)) }
+    let fatal = lines.first { $0.hasPrefix("fatal: ") }.map {
+      String($0.dropFirst("fatal: ".count))
+    }
     return fatal ?? lines.first ?? error.description
   }
 }
@@ -143,7 +149,8 @@ public enum RemoteSetupError: Error, Equatable, Sendable, CustomStringConvertibl
 
   public var description: String {
     switch self {
-    case .notARepository(let value, let reason): "--remote \(value) is not a usable Git repository: \(reason)"
+    case .notARepository(let value, let reason):
+      "--remote \(value) is not a usable Git repository: \(reason)"
     case .cannotCreate(let reason): "cannot create a new remote: \(reason)"
     case .cannotSeed(let remote, let reason): "cannot seed the empty remote \(remote): \(reason)"
     }

@@ -66,7 +66,8 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
         var rebased = source
         rebased.events = IdentifiedArray(edits.applied(to: head.events))
         let refreshed = WorkspaceSession(
-          source: rebased, baseline: WorkspaceBranchReference(branch: baseline.branch, revision: head.id))
+          source: rebased,
+          baseline: WorkspaceBranchReference(branch: baseline.branch, revision: head.id))
         keep(refreshed)
         return refreshed
       },
@@ -76,12 +77,14 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
           throw DemoWorkspaceError.unknownWorkingCopy(source.workspace)
         }
         let base = try await system.revision(current.revision, of: current.branch.rawValue)
-        guard EventChangeSet.between(baseline: base.events, working: Array(source.events)).isEmpty else {
+        guard EventChangeSet.between(baseline: base.events, working: Array(source.events)).isEmpty
+        else {
           throw DemoWorkspaceError.uncommittedEdits
         }
         let head = try await system.head(of: branch.rawValue)
         let selected = WorkspaceSession(
-          source: EventWorkingCopy(workspace: source.workspace, events: IdentifiedArray(head.events)),
+          source: EventWorkingCopy(
+            workspace: source.workspace, events: IdentifiedArray(head.events)),
           baseline: WorkspaceBranchReference(branch: branch, revision: head.id))
         keep(selected)
         return selected
@@ -127,7 +130,8 @@ public enum DemoWorkspaceError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .uncommittedEdits: "the working copy has edits; propose or discard them before switching branches"
+    case .uncommittedEdits:
+      "the working copy has edits; propose or discard them before switching branches"
     case .unknownWorkingCopy(let id): "no working copy was prepared for workspace \(id)"
     }
   }

@@ -91,7 +91,9 @@ public struct EventViewer: WorkspaceContent {
     case .workspace(.interrupted):
       // The attempt will not answer (a record created anyway still arrives, see `finish`);
       // the request is kept, so a retry sends the same idempotency key.
-      if case .publishing(let request) = state.local.form { state.local.form = .interrupted(request) }
+      if case .publishing(let request) = state.local.form {
+        state.local.form = .interrupted(request)
+      }
       return .none
     case .workspace(.changesCaptured(let changes)):
       state.local.preview = changes
@@ -105,7 +107,8 @@ public struct EventViewer: WorkspaceContent {
   /// so and nothing is sent.
   private func publish(_ request: ProposalRequest, _ state: inout State) -> Effect<Action> {
     guard state.context?.canPublish == true else {
-      state.local.form = .failed(request, reason: "not authorized to propose; enter authoring first")
+      state.local.form = .failed(
+        request, reason: "not authorized to propose; enter authoring first")
       return .none
     }
     guard state.session != nil else {
@@ -138,7 +141,9 @@ public struct EventViewer: WorkspaceContent {
     case .headMoved(let mismatch):
       local.form = .failed(
         request,
-        reason: "\(mismatch.expected.branch) moved from \(mismatch.expected.revision) to \(mismatch.actual.revision); refresh first")
+        reason:
+          "\(mismatch.expected.branch) moved from \(mismatch.expected.revision) to \(mismatch.actual.revision); refresh first"
+      )
     case .failed(let failure) where failure.kind == .authorizationInvalidated:
       local.form = .failed(request, reason: "authorization was lost; enter authoring again")
     case .failed(let failure):

@@ -38,7 +38,8 @@ public struct WorkspaceDemoFeature: Reducer {
 
     public init(
       session: DemoSession? = nil,
-      editing: Editing.State = Editing.State(workspace: WorkspaceState(id: "events"), content: .init())
+      editing: Editing.State = Editing.State(
+        workspace: WorkspaceState(id: "events"), content: .init())
     ) {
       self.session = session
       self.editing = editing
@@ -164,7 +165,8 @@ public struct WorkspaceDemoFeature: Reducer {
     let failure: (operation: String, cause: WorkspaceFailure)
     switch event {
     case .refreshFailed(let cause): failure = ("refresh failed", cause)
-    case .branchSelectionFailed(let branch, let cause): failure = ("could not select \(branch)", cause)
+    case .branchSelectionFailed(let branch, let cause):
+      failure = ("could not select \(branch)", cause)
     case .captureFailed(let cause): failure = ("could not compare changes", cause)
     default: return .none
     }

@@ -135,17 +135,21 @@ public struct DemoSystemSnapshot: Sendable, Codable, Equatable {
   /// The seeded catalogue: "published" with three events, "festival" with two.
   public static let seed = DemoSystemSnapshot(branches: [
     "published": [
-      DemoRevision(id: "r1", events: [
-        Event(id: "e1", title: "Winter Concert", date: "2026-12-12", venue: "Town Hall"),
-        Event(id: "e2", title: "Book Fair", date: "2027-01-16", venue: "Library"),
-        Event(id: "e3", title: "Science Night", date: "2027-02-06", venue: "Museum"),
-      ])
+      DemoRevision(
+        id: "r1",
+        events: [
+          Event(id: "e1", title: "Winter Concert", date: "2026-12-12", venue: "Town Hall"),
+          Event(id: "e2", title: "Book Fair", date: "2027-01-16", venue: "Library"),
+          Event(id: "e3", title: "Science Night", date: "2027-02-06", venue: "Museum"),
+        ])
     ],
     "festival": [
-      DemoRevision(id: "r1", events: [
-        Event(id: "f1", title: "Opening Parade", date: "2027-06-01", venue: "Main Street"),
-        Event(id: "f2", title: "Jazz on the Green", date: "2027-06-02", venue: "Park"),
-      ])
+      DemoRevision(
+        id: "r1",
+        events: [
+          Event(id: "f1", title: "Opening Parade", date: "2027-06-01", venue: "Main Street"),
+          Event(id: "f2", title: "Jazz on the Green", date: "2027-06-02", venue: "Park"),
+        ])
     ],
   ])
 }

@@ -69,7 +69,8 @@ public actor DemoSystem {
     let account = try account(token: token)
     try Self.applyPolicy(to: account)
     state.lastGrantNumber += 1
-    let grant = DemoGrant(id: "grant-\(state.lastGrantNumber)", username: account.username, sessionToken: token)
+    let grant = DemoGrant(
+      id: "grant-\(state.lastGrantNumber)", username: account.username, sessionToken: token)
     state.grants[grant.id] = grant
     return grant
   }
@@ -145,7 +146,8 @@ public actor DemoSystem {
     let head = try head(of: branch)
     guard head.id == base else { throw .headMoved(branch: branch, expected: base, actual: head.id) }
     let proposal = DemoProposal(
-      id: "P\(state.proposals.count + 1)", title: title, author: try validate(grantID: grantID, token: token).username,
+      id: "P\(state.proposals.count + 1)", title: title,
+      author: try validate(grantID: grantID, token: token).username,
       branch: branch, baseRevision: base, contentRevision: contentRevision, changes: changes,
       idempotencyKey: key, status: .open
     )

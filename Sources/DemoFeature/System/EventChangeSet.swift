@@ -47,7 +47,8 @@ public struct EventChangeSet: Sendable, Hashable, Codable {
   /// `events` with these changes applied (how a merge lands a proposal on its branch).
   public func applied(to events: [Event]) -> [Event] {
     let removedIDs = Set(removed.map(\.id))
-    let replacements = Dictionary(modified.map { ($0.after.id, $0.after) }, uniquingKeysWith: { _, last in last })
+    let replacements = Dictionary(
+      modified.map { ($0.after.id, $0.after) }, uniquingKeysWith: { _, last in last })
     var result = events.filter { !removedIDs.contains($0.id) }.map { replacements[$0.id] ?? $0 }
     let present = Set(result.map(\.id))
     result.append(contentsOf: added.filter { !present.contains($0.id) })

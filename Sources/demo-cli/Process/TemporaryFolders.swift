@@ -44,7 +44,10 @@ enum TemporaryFolders {
 
   /// Removes every folder made so far.
   static func removeAll() {
-    for folder in folders.withValue({ folders in defer { folders = [] }; return folders }) {
+    for folder in folders.withValue({ folders in
+      defer { folders = [] }
+      return folders
+    }) {
       try? FileManager.default.removeItem(at: folder)
     }
   }
@@ -55,10 +58,12 @@ enum TemporaryFolders {
       Foundation.signal(signal, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
       source.setEventHandler {
-        guard interruption.withValue({ handled in
-          defer { handled = handled ?? signal }
-          return handled == nil
-        }) else { return }
+        guard
+          interruption.withValue({ handled in
+            defer { handled = handled ?? signal }
+            return handled == nil
+          })
+        else { return }
         // Children first, so none is still writing into a folder being removed.
         ProcessRunner.terminateAllChildren()
         removeAll()

@@ -72,7 +72,8 @@ struct StateFile: Codable, Equatable, Sendable {
       throw .corrupt(String(describing: error))
     }
     guard file.version == currentVersion else {
-      throw .corrupt("format version \(file.version); this demo-cli reads version \(currentVersion)")
+      throw .corrupt(
+        "format version \(file.version); this demo-cli reads version \(currentVersion)")
     }
     return file
   }

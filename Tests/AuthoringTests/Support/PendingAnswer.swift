@@ -35,7 +35,9 @@ final class PendingAnswer<Value: Sendable>: Sendable {
 
   /// Suspends until the endpoint is waiting for its answer; fails the test if it does not
   /// get there within `limit`.
-  func arrival(within limit: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) async {
+  func arrival(
+    within limit: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
     let timer = Task {
       try? await Task.sleep(for: limit)
       let waiters = box.withValue { box -> [CheckedContinuation<Void, Never>] in

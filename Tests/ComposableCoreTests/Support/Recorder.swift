@@ -23,7 +23,8 @@ final class Log<Entry: Sendable & Equatable>: Sendable {
 
   /// Waits until `entry` was appended; the test fails (and the wait ends) after `timeout`.
   func wait(
-    for entry: Entry, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+    for entry: Entry, timeout: Duration = .seconds(15),
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     let arrived = await withTaskGroup(of: Bool.self) { group in
       group.addTask {
@@ -62,7 +63,8 @@ final class Log<Entry: Sendable & Equatable>: Sendable {
 /// Suspends until `release()` is called (or the waiting task is cancelled), so a test controls
 /// exactly when an effect's "server" answers.
 final class Gate: Sendable {
-  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, []))
 
   func wait() async {
     await withCheckedContinuation { continuation in

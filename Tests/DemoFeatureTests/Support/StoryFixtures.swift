@@ -31,11 +31,14 @@ let seedEvents: [Event] = DemoSystemSnapshot.seedPublishedEvents
 let publishedR1 = WorkspaceBranchReference(branch: "published", revision: "r1")
 let publishedR2 = WorkspaceBranchReference(branch: "published", revision: "r2")
 
-func readySession(events: [Event], baseline: WorkspaceBranchReference) -> WorkspaceAvailability<EventWorkingCopy> {
-  .ready(WorkspaceSession(
-    source: EventWorkingCopy(workspace: "events", events: IdentifiedArray(events)),
-    baseline: baseline
-  ))
+func readySession(events: [Event], baseline: WorkspaceBranchReference) -> WorkspaceAvailability<
+  EventWorkingCopy
+> {
+  .ready(
+    WorkspaceSession(
+      source: EventWorkingCopy(workspace: "events", events: IdentifiedArray(events)),
+      baseline: baseline
+    ))
 }
 
 extension UUID {
