@@ -100,8 +100,7 @@ public enum GitHeadGuardHook {
       throw GitHeadGuardHookError.otherHookInstalled(file.path)
     }
     try FileManager.default.createDirectory(at: hooks, withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: file, options: .atomic)
-    try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: file.path)
+    try ExecutableFile.write(text, to: file, permissions: 0o700)
   }
 
   /// Whether `repository` (a local repository's git directory) has this hook, executable, for
