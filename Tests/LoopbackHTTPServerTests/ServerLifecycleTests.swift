@@ -92,7 +92,9 @@ struct ServerLifecycleTests {
       try await onThread { () -> String in
         let connection = try LoopbackConnection.connect(toLoopbackPort: port)
         defer { connection.close() }
-        connection.setReceiveTimeout(milliseconds: 5000)
+        // Longer than the test's own bounds: the stream stays silent until the server stops,
+        // and a client giving up first would close the connection the test counts.
+        connection.setReceiveTimeout(milliseconds: 30_000)
         try connection.send(Array("GET /live HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         var text = ""
         while let chunk = try? connection.receive(upTo: 4096), !chunk.isEmpty {
