@@ -19,23 +19,19 @@ public struct DependencyValues: Sendable {
   /// The values of the current task.
   @TaskLocal public static var current = DependencyValues()
 
-  private var storage: [ObjectIdentifier: any Sendable] = [:] {
-    didSet { revision = Revision() }
-  }
-  private var defaults = DefaultValueCache.shared
-  /// Replaced on every change, so "the same values" is an O(1) identity check.
-  @usableFromInline var revision = Revision()
+  /// Every value and setting, in one immutable object replaced on every change: copying the
+  /// values (each read of ``current``) is one reference, and "the same values" is an identity
+  /// check.
+  @usableFromInline var values = Values(storage: [:], context: .live)
 
   /// Which default (`liveValue`, `previewValue`, `testValue`) an unset key answers.
   ///
   /// Setting `.test` or `.preview` starts a fresh cache of default values, so each `TestStore`
   /// gets its own test values (an incrementing UUID generator starts again at zero); `.live`
   /// values stay one instance per process.
-  public var context: DependencyContext = .live {
-    didSet {
-      defaults = context == .live ? DefaultValueCache.shared : DefaultValueCache()
-      revision = Revision()
-    }
+  public var context: DependencyContext {
+    get { values.context }
+    set { values = Values(storage: values.storage, context: newValue) }
   }
 
   public init() {}
@@ -43,31 +39,46 @@ public struct DependencyValues: Sendable {
   /// Whether `other` is these very values, unchanged (not merely equal ones). O(1).
   @inlinable
   package func isSameStorage(as other: Self) -> Bool {
-    revision === other.revision
-  }
-
-  @usableFromInline
-  final class Revision: Sendable {
-    @usableFromInline init() {}
+    values === other.values
   }
 
   /// The value for `key`: the one set in these values, else the key's default for ``context``.
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get {
-      if let value = storage[ObjectIdentifier(key)] as? Key.Value {
+      if let value = values.storage[ObjectIdentifier(key)] as? Key.Value {
         return value
       }
-      return defaults.value(for: key, context: context)
+      return values.defaults.value(for: key, context: values.context)
     }
     set {
+      var storage = values.storage
       storage[ObjectIdentifier(key)] = newValue
+      values = Values(storage: storage, context: values.context, defaults: values.defaults)
+    }
+  }
+
+  @usableFromInline
+  final class Values: Sendable {
+    let storage: [ObjectIdentifier: any Sendable]
+    let context: DependencyContext
+    let defaults: DefaultValueCache
+
+    /// `defaults`: the cache to keep; `nil` for the one `context` starts with.
+    init(
+      storage: [ObjectIdentifier: any Sendable], context: DependencyContext,
+      defaults: DefaultValueCache? = nil
+    ) {
+      self.storage = storage
+      self.context = context
+      self.defaults =
+        defaults ?? (context == .live ? DefaultValueCache.shared : DefaultValueCache())
     }
   }
 }
 
 /// Default values are computed once per key and context and cache, so a `liveValue` that owns
 /// resources is a single instance for the process.
-private final class DefaultValueCache: Sendable {
+final class DefaultValueCache: Sendable {
   static let shared = DefaultValueCache()
 
   private struct CacheKey: Hashable {
