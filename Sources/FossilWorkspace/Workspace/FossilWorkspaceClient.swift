@@ -147,6 +147,6 @@ public struct FossilWorkspaceClient: Sendable {
   func serialized<T: Sendable>(
     _ copy: FossilWorkingCopy, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    try await WorkingCopyGate.shared.run(copy.folder.standardizedFileURL.path, operation)
+    try await SerialGate.shared.run(copy.folder.standardizedFileURL.path, operation)
   }
 }
