@@ -50,6 +50,33 @@ enum FossilAnswer {
     }
   }
 
+  /// Whether `response` is Fossil's refusal because another writer held the repository's
+  /// SQLite lock ("database is locked", `SQLITE_BUSY`). Fossil meets it at once, without
+  /// waiting, when a request that has read inside its transaction must start writing while
+  /// another connection writes — for one, the `PRAGMA optimize` (an `ANALYZE`) that the
+  /// handler of every write runs after its answer was sent. Fossil then rolls the request's
+  /// transaction back: nothing it wrote stays, and it may be sent again. The JSON API (`/json…`)
+  /// answers it as an error envelope; other pages as Fossil's "Database error" page, with 400.
+  static func isRepositoryLocked(_ response: HTTPResponse, of request: HTTPRequest) -> Bool {
+    struct Refusal: Decodable {
+      var resultCode: String?
+      var resultText: String?
+    }
+    let sqliteBusy = "database is locked"
+    guard response.body.range(of: Data(sqliteBusy.utf8)) != nil else { return false }
+    switch response.status {
+    case 200 where request.path.hasPrefix("/json"):
+      guard let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body) else {
+        return false
+      }
+      return refusal.resultCode != nil && refusal.resultText?.contains(sqliteBusy) == true
+    case 400:
+      return response.text.contains("Database error: ")
+    default:
+      return false
+    }
+  }
+
   /// The error a `resultCode` stands for.
   static func refusal(
     code: String, text: String?, warnings: [FossilWarning]?,

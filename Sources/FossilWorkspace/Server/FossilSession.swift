@@ -22,6 +22,14 @@ import WorkspaceHTTP
 /// ``statusUpdates()`` tells it once, and later calls fail at once with
 /// `HTTPSessionError.signedOut` instead of retrying).
 ///
+/// Fossil refuses a request at once with "database is locked" when another writer holds its
+/// repository (SQLite's lock; the handler of every write runs an `ANALYZE` after answering, so
+/// a client's next write can meet it): the request's transaction was rolled back, nothing was
+/// written, so the session sends it again after
+/// ``FossilSessionConfiguration/lockedRepositoryBackoff`` (on the `\.clock` dependency), and
+/// throws ``FossilUnavailable`` once ``FossilSessionConfiguration/lockedRepositoryAttempts``
+/// were all refused so.
+///
 /// The sign-in posts to `/json` with the command in the body rather than to `/json/login`:
 /// Fossil sets its login cookie with an empty `Path`, which a cookie jar scopes to the
 /// directory of the request (RFC 6265 §5.2.4), and only `/json`'s directory is the whole
@@ -30,6 +38,8 @@ public final class FossilSession: Sendable {
   /// The repository's URL (the root `fossil server` serves, or a CGI path).
   public let baseURL: URL
   let http: HTTPSession
+  private let lockedRepositoryAttempts: Int
+  private let lockedRepositoryBackoff: Backoff
   private let projectCodeCache = LockIsolated<String?>(nil)
 
   /// A signed-out session with the Fossil server at `baseURL`.
@@ -37,6 +47,8 @@ public final class FossilSession: Sendable {
     baseURL: URL, configuration: FossilSessionConfiguration = FossilSessionConfiguration()
   ) {
     self.baseURL = baseURL
+    lockedRepositoryAttempts = configuration.lockedRepositoryAttempts
+    lockedRepositoryBackoff = configuration.lockedRepositoryBackoff
     let reference = SessionReference()
     http = HTTPSession(
       baseURL: baseURL,
@@ -65,9 +77,7 @@ public final class FossilSession: Sendable {
     http.endSession(.signedOut)
     let request = "POST /json (login)"
     let login = Login(command: "login", payload: .init(name: name, password: password))
-    let response = try await transport(request) {
-      try await self.http.send(.post("/json", body: try .json(login), access: .public))
-    }
+    let response = try await send(.post("/json", body: try .json(login), access: .public))
     let answer = try FossilAnswer.payload(response, of: request, as: Login.Answer.self)
     guard http.cookies.contains(where: { $0.name == answer.loginCookieName }) else {
       http.endSession(.signedOut)
@@ -83,9 +93,7 @@ public final class FossilSession: Sendable {
   /// cleared, its observers told).
   public func restore() async throws -> FossilUser? {
     let request = "GET /json/whoami"
-    let response = try await transport(request) {
-      try await self.http.send(.get("/json/whoami", access: .public))
-    }
+    let response = try await send(.get("/json/whoami", access: .public))
     let whoami = try FossilAnswer.payload(response, of: request, as: FossilSessionEnd.WhoAmI.self)
     guard whoami.name != FossilUser.nobodyName else {
       if http.status.isSignedIn {
@@ -148,10 +156,27 @@ public final class FossilSession: Sendable {
   /// Sends `request`; a transport failure becomes ``FossilUnavailable``, and a session end
   /// stays `HTTPSessionError.signedOut`. A write goes on a connection of its own, so an answer
   /// lost in transit is reported at once (never resent, or stalled until the timeout, by the
-  /// URL loading system on a reused connection): its retry is the caller's decision.
+  /// URL loading system on a reused connection): its retry is the caller's decision. Only a
+  /// refusal for a locked repository, which says nothing was written, is sent again here
+  /// (see the type's documentation).
   func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    try await transport(request.summary) {
-      try await self.http.send(request, onFreshConnection: !request.method.isSafe)
+    let clock = DependencyValues.current.clock
+    var refusals = 0
+    while true {
+      let response = try await transport(request.summary) {
+        try await self.http.send(request, onFreshConnection: !request.method.isSafe)
+      }
+      guard FossilAnswer.isRepositoryLocked(response, of: request) else { return response }
+      refusals += 1
+      guard refusals < lockedRepositoryAttempts else {
+        throw FossilUnavailable(
+          "\(request.summary): the server's repository stayed locked by another writer "
+            + "(\(refusals) attempts); nothing was written, try again")
+      }
+      let delay = lockedRepositoryBackoff.delay(afterFailures: refusals)
+      let wait = clock.waitUntil(delay)
+      http.log("↻ \(request.summary) in \(delay): the server's repository is locked")
+      try await wait()
     }
   }
 

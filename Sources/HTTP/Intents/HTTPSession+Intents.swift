@@ -74,7 +74,7 @@ extension HTTPSession {
 extension Clock where Duration == Swift.Duration {
   /// A wait whose deadline is fixed now: however late it is awaited, it ends `delay` after
   /// this call (so a test may advance a `TestClock` as soon as it hears of the wait).
-  func waitUntil(_ delay: Duration) -> @Sendable () async throws -> Void {
+  package func waitUntil(_ delay: Duration) -> @Sendable () async throws -> Void {
     let deadline = now.advanced(by: delay)
     return { try await self.sleep(until: deadline, tolerance: nil) }
   }

@@ -290,7 +290,7 @@ public final class HTTPSession: Sendable {
     text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? ""
   }
 
-  func log(_ line: @autoclosure () -> String) {
+  package func log(_ line: @autoclosure () -> String) {
     configuration.logger?.log(line())
   }
 
