@@ -18,7 +18,7 @@ struct TestReducer<Base: Reducer>: Reducer {
   let context: TestContext
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    DependencyValues.$current.withValue(context.dependencies) {
+    DependencyValues.install(context.dependencies) {
       IssueReporters.$scoped.withValue(context.reporters) {
         base.reduce(into: &state, action: action)
       }

@@ -23,7 +23,7 @@ extension DependencyValues {
 
 struct Greeter: Reducer {
   struct State: Equatable { var seen: [String] = [] }
-  enum Action: Sendable, Equatable { case greet, readForgotten }
+  enum Action: Sendable, Equatable { case greet, readGreeting, readForgotten }
   @Dependency(\.greeting) var greeting
   @Dependency(Forgotten.self) var forgotten
 
@@ -49,6 +49,9 @@ struct Greeter: Reducer {
           $0.seen.append("effect: \(inEffect), child: \(inChildTask), task: \(inUnstructured)")
         }
       }
+    case .readGreeting:
+      state.seen.append("read: \(greeting.text)")
+      return .none
     case .readForgotten:
       state.seen.append("forgotten: \(forgotten.value)")
       return .none
@@ -126,6 +129,39 @@ struct DependencyTests {
     await store.send(.greet).finish(timeout: .seconds(15))
     #expect(
       store.seen == ["reduce: modifier", "effect: modifier, child: modifier, task: modifier"])
+  }
+
+  @Test("A task that outlived the scope it inherited values from sends with each store's own")
+  func sendsFromATaskThatInheritedAnotherScope() async {
+    let rootStore = Store(initialState: Greeter.State()) { Greeter() }
+    let scopedStore = withDependencies {
+      $0.greeting = Greeting(text: "store scope")
+    } operation: {
+      Store(initialState: Greeter.State()) { Greeter() }
+    }
+    // Each task keeps the values of the scope it was made in after that scope has ended: to the
+    // first they are the scoped store's own values (nothing to install), to the second another
+    // scope's values (both stores install theirs).
+    let insideStoreScope = withDependencies {
+      $0.greeting = Greeting(text: "store scope")
+    } operation: {
+      Task { @MainActor in
+        await rootStore.send(.readGreeting).finish(timeout: .seconds(15))
+        await scopedStore.send(.readGreeting).finish(timeout: .seconds(15))
+      }
+    }
+    await insideStoreScope.value
+    let insideOtherScope = withDependencies {
+      $0.greeting = Greeting(text: "other scope")
+    } operation: {
+      Task { @MainActor in
+        await scopedStore.send(.readGreeting).finish(timeout: .seconds(15))
+        await rootStore.send(.readGreeting).finish(timeout: .seconds(15))
+      }
+    }
+    await insideOtherScope.value
+    #expect(rootStore.seen == ["read: live", "read: live"])
+    #expect(scopedStore.seen == ["read: store scope", "read: store scope"])
   }
 
   @Test("Test stores answer test values; a key without one is reported by name")

@@ -16,8 +16,29 @@
 /// }
 /// ```
 public struct DependencyValues: Sendable {
-  /// The values of the current task.
-  @TaskLocal public static var current = DependencyValues()
+  /// The values in force for the current task: the root values, unless a scope installed
+  /// others — `withDependencies(_:operation:)`, a ``Reducer/dependency(_:_:)`` modifier, a
+  /// store reducing with the values it was made with, an effect with those of its reduce.
+  ///
+  /// Read-only: change values for a scope with `withDependencies(_:operation:)`.
+  ///
+  /// ```swift
+  /// let clock = DependencyValues.current.clock
+  /// ```
+  public static var current: DependencyValues { installed }
+
+  /// The values no scope installed: the default of ``current``, alive for the process.
+  private static let root = DependencyValues()
+
+  /// The installed values. Only ``install(_:operation:)`` binds it, together with
+  /// `installedIdentity`.
+  @TaskLocal private static var installed = root
+
+  /// The identity of `installed`'s object, bound with it. A task-local of a trivial type is read
+  /// without retaining anything, so "are these values in force?" costs a third of reading them.
+  /// Identities cannot be confused: the object is alive while it is installed (`installed`
+  /// holds it, and a child task inherits both bindings), and so are the values compared.
+  @TaskLocal private static var installedIdentity = ObjectIdentifier(root.values)
 
   /// Every value and setting, in one immutable object replaced on every change: copying the
   /// values (each read of ``current``) is one reference, and "the same values" is an identity
@@ -36,10 +57,36 @@ public struct DependencyValues: Sendable {
 
   public init() {}
 
-  /// Whether `other` is these very values, unchanged (not merely equal ones). O(1).
-  @inlinable
-  package func isSameStorage(as other: Self) -> Bool {
-    values === other.values
+  /// Whether these very values (not merely equal ones) are ``current``: one read of a
+  /// trivial task-local and a compare, cheaper than reading ``current``.
+  @usableFromInline
+  package var areInstalled: Bool {
+    Self.installedIdentity == ObjectIdentifier(values)
+  }
+
+  /// Runs `operation` with `values` as ``current``. Every scope that changes the values goes
+  /// through here (or its async twin), so the two task-locals always agree.
+  @usableFromInline
+  package static func install<R>(_ values: Self, operation: () throws -> R) rethrows -> R {
+    try $installed.withValue(values) {
+      try $installedIdentity.withValue(ObjectIdentifier(values.values), operation: operation)
+    }
+  }
+
+  /// Runs the async `operation` with `values` as ``current``.
+  @usableFromInline
+  package static func install<R>(
+    _ values: Self,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    try await $installed.withValue(
+      values,
+      operation: {
+        try await $installedIdentity.withValue(
+          ObjectIdentifier(values.values), operation: operation, isolation: isolation)
+      },
+      isolation: isolation)
   }
 
   /// The value for `key`: the one set in these values, else the key's default for ``context``.

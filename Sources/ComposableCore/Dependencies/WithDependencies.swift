@@ -13,7 +13,7 @@ public func withDependencies<R>(
 ) rethrows -> R {
   var values = DependencyValues.current
   try update(&values)
-  return try DependencyValues.$current.withValue(values, operation: operation)
+  return try DependencyValues.install(values, operation: operation)
 }
 
 /// Runs the async `operation` with the current dependencies changed by `update`.
@@ -24,6 +24,5 @@ public func withDependencies<R>(
 ) async rethrows -> R {
   var values = DependencyValues.current
   try update(&values)
-  return try await DependencyValues.$current.withValue(
-    values, operation: operation, isolation: isolation)
+  return try await DependencyValues.install(values, isolation: isolation, operation: operation)
 }

@@ -36,7 +36,7 @@ struct RunOperation<Action: Sendable>: Sendable {
 
   /// Runs the body with the captured dependencies and issue reporters re-installed.
   func callAsFunction(_ context: EffectContext<Action>) async {
-    await DependencyValues.$current.withValue(dependencies) {
+    await DependencyValues.install(dependencies) {
       await IssueReporters.$scoped.withValue(reporters) {
         await body(context)
       }

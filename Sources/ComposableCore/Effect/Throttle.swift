@@ -58,7 +58,7 @@ struct Throttling: Sendable {
   /// An effect that runs `sleep`, built with the dependencies and reporters of the original
   /// reduce (so an unimplemented clock reports to the test that ran it).
   func delay<Action>(_ sleep: @escaping @Sendable () async throws -> Void) -> Effect<Action> {
-    DependencyValues.$current.withValue(dependencies) {
+    DependencyValues.install(dependencies) {
       IssueReporters.$scoped.withValue(reporters) {
         .run { _ in try await sleep() }
       }

@@ -61,7 +61,7 @@ public struct DependencyModifier<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     update(&values)
-    return DependencyValues.$current.withValue(values) {
+    return DependencyValues.install(values) {
       base.reduce(into: &state, action: action)
     }
   }

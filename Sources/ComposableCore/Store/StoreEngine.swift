@@ -198,13 +198,13 @@ package final class StoreEngine<State, Action: Sendable> {
   }
 
   /// Runs the reducer with the store's dependencies installed (skipped when they are already
-  /// the ones in force: one task-local read and an identity check).
+  /// the ones in force: one read of a trivial task-local and an identity check).
   @inlinable
   func reduce(_ action: Action) -> Effect<Action> {
-    if DependencyValues.current.isSameStorage(as: dependencies) {
+    if dependencies.areInstalled {
       return reducer(&state, action)
     }
-    return DependencyValues.$current.withValue(dependencies) { reducer(&state, action) }
+    return DependencyValues.install(dependencies) { reducer(&state, action) }
   }
 
   /// Cancels the effects of every watched child that is gone, and forgets children whose
