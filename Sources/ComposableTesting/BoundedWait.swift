@@ -33,10 +33,7 @@ func waitBounded(
         return pending
       }?.resume(returning: value)
     }
-    let timer = Task {
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      if !Task.isCancelled { answer(false) }
-    }
+    let timer = DeadlineTimer(deadline: deadline) { answer(false) }
     Task {
       await operation()
       timer.cancel()

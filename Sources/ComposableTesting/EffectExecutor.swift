@@ -101,6 +101,7 @@ final class EffectExecutor: TaskExecutor, Sendable {
   }
 
   /// Waits until no job is queued or running (`true`), or `deadline` passes (`false`).
+  @MainActor
   private func waitUntilIdle(until deadline: ContinuousClock.Instant) async -> Bool {
     let id = counters.withValue { counters -> UInt64? in
       guard counters.pending > 0 else { return nil }
@@ -108,10 +109,8 @@ final class EffectExecutor: TaskExecutor, Sendable {
       return counters.lastWaiter
     }
     guard let id else { return true }
-    // Detached: the deadline is kept even while the main actor is busy elsewhere.
-    let timer = Task.detached { [counters] in
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      guard !Task.isCancelled else { return }
+    // Off the main actor: the deadline is kept even while the main actor is busy elsewhere.
+    let timer = DeadlineTimer(deadline: deadline) { [counters] in
       let waiter = counters.withValue { counters in
         guard let waiter = counters.idleWaiters.removeValue(forKey: id) else {
           counters.expiredWaiters.insert(id)

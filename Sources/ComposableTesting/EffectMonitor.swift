@@ -22,19 +22,19 @@ final class EffectMonitor: Sendable {
     }
   }
 
-  /// Starts an effect's task, marked as this store's.
+  /// Starts an effect's task, marked as this store's. (The mark is bound around the task's
+  /// creation, which copies it: the operation keeps its isolation and starts there directly.)
   func startTask(
     priority: TaskPriority?, operation: @escaping @Sendable @isolated(any) () async -> Void
   ) -> Task<Void, Never> {
-    let marked: @Sendable () async -> Void = { [self] in
-      await Self.$current.withValue(self, operation: operation)
+    Self.$current.withValue(self) {
+      if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+        let executor = executor as? EffectExecutor
+      {
+        return executor.startTask(priority: priority, operation: operation)
+      }
+      return Task(priority: priority, operation: operation)
     }
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-      let executor = executor as? EffectExecutor
-    {
-      return executor.startTask(priority: priority, operation: marked)
-    }
-    return Task(priority: priority, operation: marked)
   }
 
   /// Records main-actor work of the store, so a wait in progress looks again.

@@ -12,10 +12,11 @@ extension TestStore {
       sentSnapshot = state
     case .action(let action, ActionOrigin.effect):
       received.append(Received(item: .action(action), state: state))
+      syncLedger()
     case .modification(let location):
       received.append(Received(item: .modification(location), state: state))
+      syncLedger()
     }
-    syncLedger()
     wake()
   }
 
@@ -62,9 +63,8 @@ extension TestStore {
     }
     lastWaiterID += 1
     let id = lastWaiterID
-    let timer = Task { [weak self] in
-      try? await Task.sleep(until: deadline, clock: .continuous)
-      self?.resumeWaiter(id, progressed: false)
+    let timer = DeadlineTimer(deadline: deadline) { [weak self] in
+      Task { @MainActor in self?.resumeWaiter(id, progressed: false) }
     }
     defer { timer.cancel() }
     return await withCheckedContinuation { continuation in
@@ -116,7 +116,7 @@ extension TestStore {
     from before: State,
     to after: State,
     _ update: ((inout State) throws -> Void)?,
-    _ moment: String,
+    _ moment: @autoclosure () -> String,
     at location: IssueLocation
   ) {
     func expectation(from start: State) -> State? {
@@ -124,7 +124,7 @@ extension TestStore {
       do {
         try update?(&expected)
       } catch {
-        fail("The state assertion \(moment) threw: \(error)", at: location)
+        fail("The state assertion \(moment()) threw: \(error)", at: location)
         return nil
       }
       return expected
@@ -137,7 +137,7 @@ extension TestStore {
         guard let expected = expectation(from: after) else { return }
         if expected != after {
           fail(
-            "State was not as expected \(moment): (−expected +actual)\n\(diff(expected))",
+            "State was not as expected \(moment()): (−expected +actual)\n\(diff(expected))",
             at: location)
           return
         }
@@ -147,7 +147,7 @@ extension TestStore {
       {
         skipped(
           """
-          Skipped assertions: state changes \(moment) were not asserted: (−expected +actual)
+          Skipped assertions: state changes \(moment()) were not asserted: (−expected +actual)
           \(diff(exhaustive))
           """,
           at: location
@@ -158,12 +158,12 @@ extension TestStore {
     guard let expected = expectation(from: before) else { return }
     if expected != after {
       fail(
-        "State was not as expected \(moment): (−expected +actual)\n\(diff(expected))",
+        "State was not as expected \(moment()): (−expected +actual)\n\(diff(expected))",
         at: location)
     } else if update != nil, after == before {
       fail(
         """
-        Expected state to change \(moment), but no change occurred. If no change is expected, \
+        Expected state to change \(moment()), but no change occurred. If no change is expected, \
         omit the assertion closure.
         """,
         at: location
@@ -187,7 +187,7 @@ extension TestStore {
   }
 
   func syncLedger() {
-    let unhandled = received.map(\.description)
+    let unhandled = received.map { $0.description }
     let exhaustivity = self.exhaustivity
     ledger.withValue {
       $0.unhandled = unhandled
@@ -202,11 +202,16 @@ extension TestStore {
     }
     let item: Item
     let state: State
+    /// The item described once, when it arrives: the ledger copies the descriptions of every
+    /// unasserted item whenever the list changes.
+    let description: String
 
-    var description: String {
+    init(item: Item, state: State) {
+      self.item = item
+      self.state = state
       switch item {
-      case .action(let action): "\(action)"
-      case .modification(let location): "a state modification (\(location))"
+      case .action(let action): description = "\(action)"
+      case .modification(let location): description = "a state modification (\(location))"
       }
     }
   }

@@ -33,7 +33,7 @@ extension TestStore {
         fail(
           """
           Must handle \(received.count) received item(s) before sending \(action):
-          \(bulleted(received.map(\.description)))
+          \(bulleted(received.map { $0.description }))
           Assert them with `await store.receive(…)` / `receiveModification`, or set \
           `store.exhaustivity = .off`.
           """,
@@ -44,7 +44,7 @@ extension TestStore {
           """
           Skipped assertions: \(received.count) received item(s) were not asserted before \
           sending \(action):
-          \(bulleted(received.map(\.description)))
+          \(bulleted(received.map { $0.description }))
           """,
           at: location
         )

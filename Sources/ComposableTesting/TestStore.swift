@@ -123,7 +123,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     engine.didProcess = { [weak self] item, state in self?.didProcess(item, state: state) }
     engine.registry.onEffectsChange { [weak self] in
       monitor.noteActivity()
-      self?.syncLedger()
       self?.wake()
     }
     if let clock = dependencies.clock as? TestClock { clock.attach(monitor) }

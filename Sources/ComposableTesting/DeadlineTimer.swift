@@ -1,0 +1,88 @@
+import ComposableCore
+
+/// Calls a handler once a deadline has passed, unless cancelled first: the bound of every wait
+/// in the test tools.
+///
+/// Nearly every wait ends long before its deadline, so starting and cancelling a timer must
+/// cost next to nothing: no task, no thread wake-up, no system call. A timer is an entry in
+/// the process's ``DeadlineWatch`` (a lock and a dictionary insert; cancelling removes it).
+///
+/// ```swift
+/// let timer = DeadlineTimer(deadline: deadline) { waiter.resume(returning: false) }
+/// defer { timer.cancel() }
+/// ```
+struct DeadlineTimer: Sendable {
+  private let id: UInt64
+
+  /// Starts the timer. `handler` runs off the main actor, at most once, within
+  /// ``DeadlineWatch/resolution`` after `deadline`.
+  init(deadline: ContinuousClock.Instant, handler: @escaping @Sendable () -> Void) {
+    id = DeadlineWatch.shared.add(deadline: deadline, handler: handler)
+  }
+
+  /// Stops the timer; its handler will not run (unless it already has).
+  func cancel() {
+    DeadlineWatch.shared.remove(id)
+  }
+}
+
+/// The deadlines of the process's waits, and one task that fires the passed ones.
+///
+/// The task runs only while some deadline is registered, looking every ``resolution``; it
+/// ends when none is left and the next registration starts it again. A measured alternative
+/// — a task sleeping until each deadline, or a dispatch timer per wait — cost two thread
+/// wake-ups per wait, which made a story of short test-store steps half again as slow.
+final class DeadlineWatch: Sendable {
+  static let shared = DeadlineWatch()
+
+  /// How late a handler may run after its deadline.
+  static let resolution: Duration = .milliseconds(10)
+
+  private struct Entry {
+    let deadline: ContinuousClock.Instant
+    let handler: @Sendable () -> Void
+  }
+
+  private struct Registry {
+    var entries: [UInt64: Entry] = [:]
+    var lastID: UInt64 = 0
+    var isWatching = false
+  }
+
+  private let registry = LockIsolated(Registry())
+
+  /// Registers `handler` for `deadline`; returns the id that removes it. O(1) amortized.
+  func add(deadline: ContinuousClock.Instant, handler: @escaping @Sendable () -> Void) -> UInt64 {
+    let (id, startsWatching) = registry.withValue { registry in
+      registry.lastID &+= 1
+      registry.entries[registry.lastID] = Entry(deadline: deadline, handler: handler)
+      defer { registry.isWatching = true }
+      return (registry.lastID, !registry.isWatching)
+    }
+    if startsWatching {
+      Task.detached { [self] in await watch() }
+    }
+    return id
+  }
+
+  /// Forgets the deadline registered as `id`, if it has not fired. O(1).
+  func remove(_ id: UInt64) {
+    registry.withValue { _ = $0.entries.removeValue(forKey: id) }
+  }
+
+  /// Fires passed deadlines every ``resolution`` until none is registered. O(registered) a look.
+  private func watch() async {
+    while true {
+      try? await Task.sleep(for: Self.resolution)
+      let now = ContinuousClock.now
+      let (due, keepsWatching) = registry.withValue { registry in
+        let due = registry.entries.filter { $0.value.deadline <= now }
+        for id in due.keys { registry.entries[id] = nil }
+        registry.isWatching = !registry.entries.isEmpty
+        return (due.values.map(\.handler), registry.isWatching)
+      }
+      for handler in due { handler() }
+      guard keepsWatching else { return }
+    }
+  }
+}
