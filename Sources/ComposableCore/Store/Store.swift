@@ -106,7 +106,10 @@ public final class Store<State, Action: Sendable>: Observable {
     // The engine holds the tree (scoped stores read its batch count) and this store weakly.
     engine.didFinishBatch = { [weak self] in
       tree.batches &+= 1
-      self?.notifyIfObserved()
+      if tree.rootIsObserved {
+        tree.rootIsObserved = false
+        self?.notifyIfObserved()
+      }
       if !tree.observedScopes.isEmpty { tree.refreshObservedScopes() }
     }
   }
@@ -174,6 +177,7 @@ public final class Store<State, Action: Sendable>: Observable {
   @usableFromInline
   func becomeObserved() {
     isObserved = true
+    if engine != nil { tree.rootIsObserved = true }
     if let refreshAfterBatch { tree.observedScopes.append(refreshAfterBatch) }
   }
 
