@@ -14,8 +14,8 @@ import ComposableCore
 struct DeadlineTimer: Sendable {
   private let id: UInt64
 
-  /// Starts the timer. `handler` runs off the main actor, at most once, within
-  /// ``DeadlineWatch/resolution`` after `deadline`.
+  /// Starts the timer. `handler` runs off the main actor, at most once, at the watch's first
+  /// look after `deadline` (it looks every ``DeadlineWatch/resolution``).
   init(deadline: ContinuousClock.Instant, handler: @escaping @Sendable () -> Void) {
     id = DeadlineWatch.shared.add(deadline: deadline, handler: handler)
   }
@@ -35,7 +35,8 @@ struct DeadlineTimer: Sendable {
 final class DeadlineWatch: Sendable {
   static let shared = DeadlineWatch()
 
-  /// How late a handler may run after its deadline.
+  /// How often the watch looks: a handler runs about this late after its deadline (later on a
+  /// busy machine).
   static let resolution: Duration = .milliseconds(10)
 
   private struct Entry {
