@@ -65,10 +65,12 @@ public struct DependencyValues: Sendable {
   }
 
   /// Runs `operation` with `values` as ``current``. Every scope that changes the values goes
-  /// through here (or its async twin), so the two task-locals always agree.
+  /// through here (or its async twin), so the two task-locals always agree. Values already in
+  /// force are not bound again.
   @usableFromInline
   package static func install<R>(_ values: Self, operation: () throws -> R) rethrows -> R {
-    try $installed.withValue(values) {
+    if values.areInstalled { return try operation() }
+    return try $installed.withValue(values) {
       try $installedIdentity.withValue(ObjectIdentifier(values.values), operation: operation)
     }
   }
@@ -80,7 +82,8 @@ public struct DependencyValues: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
   ) async rethrows -> R {
-    try await $installed.withValue(
+    if values.areInstalled { return try await operation() }
+    return try await $installed.withValue(
       values,
       operation: {
         try await $installedIdentity.withValue(

@@ -197,14 +197,11 @@ package final class StoreEngine<State, Action: Sendable> {
     if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
   }
 
-  /// Runs the reducer with the store's dependencies installed (skipped when they are already
-  /// the ones in force: one read of a trivial task-local and an identity check).
+  /// Runs the reducer with the store's dependencies installed (nothing to bind when they are
+  /// already the ones in force: one read of a trivial task-local and an identity check).
   @inlinable
   func reduce(_ action: Action) -> Effect<Action> {
-    if dependencies.areInstalled {
-      return reducer(&state, action)
-    }
-    return DependencyValues.install(dependencies) { reducer(&state, action) }
+    DependencyValues.install(dependencies) { reducer(&state, action) }
   }
 
   /// Cancels the effects of every watched child that is gone, and forgets children whose
