@@ -26,13 +26,12 @@ extension Store {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
     let key = ScopeKey(state: toChildState, action: toChildAction, kind: .equatable)
-    if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
-    let child = makeChild(
-      initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
-      isDuplicate: { $0 == $1 }, mayDisappear: false
-    ) { $0[keyPath: toChildState] }
-    scopes.insert(child, for: key)
-    return child
+    return cachedScope(for: key) {
+      makeChild(
+        initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
+        isDuplicate: { $0 == $1 }, mayDisappear: false
+      ) { $0[keyPath: toChildState] }
+    }
   }
 
   /// A store of part of this store's state, which is not `Equatable`: it notifies observers
@@ -43,13 +42,12 @@ extension Store {
     action toChildAction: CasePath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
     let key = ScopeKey(state: toChildState, action: toChildAction, kind: .notEquatable)
-    if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
-    let child = makeChild(
-      initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
-      isDuplicate: nil, mayDisappear: false
-    ) { $0[keyPath: toChildState] }
-    scopes.insert(child, for: key)
-    return child
+    return cachedScope(for: key) {
+      makeChild(
+        initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
+        isDuplicate: nil, mayDisappear: false
+      ) { $0[keyPath: toChildState] }
+    }
   }
 
   /// A store of optional child state, or `nil` when it is absent now. When the state later
@@ -68,11 +66,21 @@ extension Store {
       scopes.remove(key)
       return nil
     }
+    return cachedScope(for: key) {
+      makeChild(
+        initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
+        isDuplicate: { $0 == $1 }, mayDisappear: true
+      ) { $0[keyPath: toChildState] }
+    }
+  }
+
+  /// The scoped store cached under `key`, or the one `make` returns, cached from now on.
+  @inlinable
+  func cachedScope<ChildState, ChildAction>(
+    for key: ScopeKey?, make: () -> Store<ChildState, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
     if let cached = scopes.store(for: key) as? Store<ChildState, ChildAction> { return cached }
-    let child = makeChild(
-      initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
-      isDuplicate: { $0 == $1 }, mayDisappear: true
-    ) { $0[keyPath: toChildState] }
+    let child = make()
     scopes.insert(child, for: key)
     return child
   }
