@@ -87,7 +87,6 @@ extension TestStore {
         skippedItems.append(received.removeFirst().description)
       }
       if !skippedItems.isEmpty {
-        syncLedger()
         skipped(
           """
           Skipped assertions: \(skippedItems.count) item(s) were received before \

@@ -15,9 +15,9 @@ final class StoreTree {
   @exclusivity(unchecked) @usableFromInline var batches: UInt = 0
   /// One refresh per observed scoped store, in the order they became observed.
   @exclusivity(unchecked) @usableFromInline var observedScopes: [ObservedScope] = []
-  /// Whether the root store's state was read since the root last notified: only then does
-  /// the end of a batch load the root store (held weakly by its engine) to notify it. A weak
-  /// load, and the release of what it loads, were half the cost of an unobserved send.
+  /// The root store's `isObserved`, mirrored where the end of a batch can read it without
+  /// loading the root store (held weakly by its engine): a weak load, and the release of what
+  /// it loads, were half the cost of an unobserved send.
   @exclusivity(unchecked) @usableFromInline var rootIsObserved = false
 
   @usableFromInline
