@@ -20,17 +20,11 @@ enum ExecutableFile {
       .appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw failure("cannot create", temporary) }
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else {
-        let error = failure("cannot write", temporary)
-        close(descriptor)
-        unlink(temporary.path)
-        throw error
-      }
-      bytes = bytes.dropFirst(written)
+    guard FileDescriptorWriting.writeAll(Array(text.utf8), to: descriptor) else {
+      let error = failure("cannot write", temporary)
+      close(descriptor)
+      unlink(temporary.path)
+      throw error
     }
     guard close(descriptor) == 0, fchmodat(AT_FDCWD, temporary.path, permissions, 0) == 0,
       rename(temporary.path, file.path) == 0

@@ -24,6 +24,17 @@ import Foundation
 /// )
 /// ```
 public struct ProcessRunner: Sendable {
+  /// The first executable file named `name` in the directories of `PATH` (`/usr/bin:/bin`
+  /// when it is unset), or `nil`.
+  package static func findOnPath(_ name: String) -> URL? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") where !directory.isEmpty {
+      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+
   public init() {}
 
   /// Runs `executable` with `arguments` and answers how it ended.
@@ -101,19 +112,8 @@ public struct ProcessRunner: Sendable {
       throw ProcessLaunchError(executable: path, reason: String(cString: strerror(errno)))
     }
     unlink(path)
-    let written = input.withUnsafeBytes { bytes -> Bool in
-      var offset = 0
-      while offset < bytes.count {
-        let count = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += count
-      }
-      return true
-    }
-    guard written, lseek(descriptor, 0, SEEK_SET) == 0 else {
+    guard FileDescriptorWriting.writeAll(input, to: descriptor), lseek(descriptor, 0, SEEK_SET) == 0
+    else {
       let reason = String(cString: strerror(errno))
       close(descriptor)
       throw ProcessLaunchError(executable: path, reason: reason)

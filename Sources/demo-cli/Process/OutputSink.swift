@@ -1,4 +1,5 @@
 import Foundation
+import GitWorkspace
 
 /// Where the tool writes: standard output for results, standard error for process-level errors
 /// (usage, an unreadable state file). Injected, so tests capture the text.
@@ -56,16 +57,7 @@ final class StandardStreams: OutputSink {
 
   /// Writes every byte of `text`; answers `0`, or the `errno` of the failure.
   private static func writeAll(_ text: String, to descriptor: Int32) -> Int32 {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      bytes = bytes.dropFirst(written)
-    }
-    return 0
+    FileDescriptorWriting.writeAll(Array(text.utf8), to: descriptor) ? 0 : errno
   }
 }
 

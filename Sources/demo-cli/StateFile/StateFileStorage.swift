@@ -1,4 +1,5 @@
 import Foundation
+import GitWorkspace
 
 /// Reads and writes a state file on disk: atomically (a temporary file in the same directory,
 /// then `rename`, then the directory synced), with mode 0600.
@@ -79,19 +80,7 @@ struct StateFileStorage: Sendable {
   }
 
   private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-    data.withUnsafeBytes { buffer -> String? in
-      var offset = 0
-      while offset < buffer.count {
-        guard let base = buffer.baseAddress else { return nil }
-        let written = write(descriptor, base + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return systemError()
-        }
-        offset += written
-      }
-      return nil
-    }
+    FileDescriptorWriting.writeAll(data, to: descriptor) ? nil : systemError()
   }
 
   private static func readAll(_ descriptor: Int32) throws(StateFileError) -> Data {
