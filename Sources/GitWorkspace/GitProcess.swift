@@ -34,7 +34,7 @@ public struct GitProcess: Sendable {
     if let executable {
       self.executable = executable
       self.launcherArguments = []
-    } else if let found = Self.findOnPath("git") {
+    } else if let found = ProcessRunner.findOnPath("git") {
       self.executable = found
       self.launcherArguments = []
     } else {
@@ -130,14 +130,5 @@ public struct GitProcess: Sendable {
     values.merge(environment) { _, new in new }
     values.merge(extra) { _, new in new }
     return values
-  }
-
-  private static func findOnPath(_ name: String) -> URL? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for directory in path.split(separator: ":") where !directory.isEmpty {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
   }
 }

@@ -25,7 +25,7 @@ public struct FossilCommand: Sendable {
   /// A runner for `executable`, or the first `fossil` on `PATH` (`/usr/bin/fossil` when none).
   public init(executable: URL? = nil, home: URL? = nil, user: String = "workspace-admin") {
     self.executable =
-      executable ?? Self.findOnPath("fossil") ?? URL(fileURLWithPath: "/usr/bin/fossil")
+      executable ?? ProcessRunner.findOnPath("fossil") ?? URL(fileURLWithPath: "/usr/bin/fossil")
     self.home = home
     self.user = user
   }
@@ -68,15 +68,6 @@ public struct FossilCommand: Sendable {
     values["USER"] = user
     if let home { values["FOSSIL_HOME"] = home.path }
     return values
-  }
-
-  private static func findOnPath(_ name: String) -> URL? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for directory in path.split(separator: ":") where !directory.isEmpty {
-      let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    return nil
   }
 }
 
