@@ -63,15 +63,16 @@ enum FossilAnswer {
       var resultText: String?
     }
     let sqliteBusy = "database is locked"
-    guard response.body.range(of: Data(sqliteBusy.utf8)) != nil else { return false }
+    // Status and path first: only these two answers are read, never a file's contents.
+    func mentionsBusy() -> Bool { response.body.range(of: Data(sqliteBusy.utf8)) != nil }
     switch response.status {
     case 200 where request.path.hasPrefix("/json"):
-      guard let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body) else {
-        return false
-      }
+      guard mentionsBusy(),
+        let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body)
+      else { return false }
       return refusal.resultCode != nil && refusal.resultText?.contains(sqliteBusy) == true
     case 400:
-      return response.text.contains("Database error: ")
+      return mentionsBusy() && response.text.contains("Database error: ")
     default:
       return false
     }

@@ -48,7 +48,7 @@ public struct FossilHeadWatcher: Sendable {
         do {
           let head = try await self.head(of: branch)
           failures = 0
-          wait = Self.wait(interval, on: clock)
+          wait = clock.waitUntil(interval)
           if head != last {
             last = head
             continuation.yield(.head(head))
@@ -57,7 +57,7 @@ public struct FossilHeadWatcher: Sendable {
           guard !Task.isCancelled, !(error is CancellationError) else { break }
           failures += 1
           let delay = backoff.delay(afterFailures: failures)
-          wait = Self.wait(delay, on: clock)
+          wait = clock.waitUntil(delay)
           continuation.yield(.waiting(failures: failures, delay: delay, reason: "\(error)"))
         }
         do { try await wait() } catch { break }
@@ -66,14 +66,6 @@ public struct FossilHeadWatcher: Sendable {
     }
     continuation.onTermination = { _ in task.cancel() }
     return stream
-  }
-
-  /// A wait of `delay` on `clock` whose deadline is fixed now.
-  private static func wait<C: Clock<Duration>>(_ delay: Duration, on clock: C)
-    -> @Sendable () async throws -> Void
-  {
-    let deadline = clock.now.advanced(by: delay)
-    return { try await clock.sleep(until: deadline, tolerance: nil) }
   }
 
   private func head(of branch: BranchName) async throws -> String {

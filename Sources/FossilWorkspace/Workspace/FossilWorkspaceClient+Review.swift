@@ -37,8 +37,7 @@ extension FossilWorkspaceClient {
   /// ``FossilWorkspaceError/mergeConflict(proposal:paths:)``. Merging a merged proposal
   /// answers the current head and changes nothing.
   public func merge(proposalID: String) async throws -> WorkspaceBranchReference {
-    try await authorized(askingServer: false)
-    return try await revokingOnRefusal {
+    try await revokingOnRefusal {
       try await authorized(askingServer: true)
       let name = proposalBranch(named: proposalID)
       guard let proposal = try await proposal(branch: name) else {
