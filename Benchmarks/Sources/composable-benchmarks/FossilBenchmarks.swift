@@ -171,11 +171,7 @@ struct PlainFossil {
 
   /// Signs in (`POST /json`, command `login`) and keeps the login cookie.
   static func signIn(_ url: URL, password: String) async throws -> PlainFossil {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpShouldSetCookies = false
-    configuration.httpCookieStorage = nil
-    configuration.urlCache = nil
-    let session = URLSession(configuration: configuration)
+    let session = URLSession(configuration: plainConfiguration())
     var request = URLRequest(url: url.appendingPathComponent("json"))
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -94,7 +94,8 @@ func benchmarkHTTP(requests: Int, events: Int, repetitions: Int) async throws ->
     request: rounds[0], requestPlain: rounds[1], eventsPerSecond: streamed, signIn: signIn)
 }
 
-private func plainConfiguration() -> URLSessionConfiguration {
+/// A session configuration for the hand-written floors: no cookie handling, no cache.
+func plainConfiguration() -> URLSessionConfiguration {
   let configuration = URLSessionConfiguration.ephemeral
   configuration.httpShouldSetCookies = false
   configuration.httpCookieStorage = nil
