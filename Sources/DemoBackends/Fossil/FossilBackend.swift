@@ -83,17 +83,9 @@ public struct FossilBackend: DemoBackend {
           credentials.update { $0.session = nil }
           try? await session.signOut()
         }),
-      authoring: AuthoringClient(
-        restorePersistedGrant: { credentials.current.persistedGrant },
-        clearIncomingSharedGrants: { credentials.update { $0.incomingSharedGrant = nil } },
-        validate: admission.validate,
+      authoring: .persistingGrants(
+        in: credentials, validate: admission.validate,
         requestAdmission: admission.requestAdmission,
-        persist: { grant in credentials.update { $0.persistedGrant = grant } },
-        discardPersistedGrant: { grant in
-          credentials.update { values in
-            if values.persistedGrant == grant { values.persistedGrant = nil }
-          }
-        },
         // A Fossil grant is not issued by the server, so there is nothing to give back.
         relinquish: { _ in }),
       live: FossilLiveChannel(

@@ -20,9 +20,8 @@ extension AuthoringClient {
         identity: AuthoringIdentity(rawValue: grant.username),
         grant: AuthoringGrant(rawValue: grant.id), capabilities: capabilities)
     }
-    return AuthoringClient(
-      restorePersistedGrant: { credentials.current.persistedGrant },
-      clearIncomingSharedGrants: { credentials.update { $0.incomingSharedGrant = nil } },
+    return .persistingGrants(
+      in: credentials,
       validate: { grant in
         do {
           return context(try await server.get(DemoAPI.grant(grant.rawValue), grant: grant))
@@ -37,12 +36,6 @@ extension AuthoringClient {
           return context(try await server.change(.post, DemoAPI.admissions, as: DemoAPI.Grant.self))
         } catch let refusal as DemoServerError where refusal.code == .admissionDenied {
           throw AdmissionDenied(reason: refusal.problem?.detail ?? refusal.description)
-        }
-      },
-      persist: { grant in credentials.update { $0.persistedGrant = grant } },
-      discardPersistedGrant: { grant in
-        credentials.update { values in
-          if values.persistedGrant == grant { values.persistedGrant = nil }
         }
       },
       relinquish: { grant in try? await server.change(.delete, DemoAPI.grant(grant.rawValue)) }

@@ -19,9 +19,8 @@ extension AuthoringClient {
         capabilities: [.edit, .publish]
       )
     }
-    return AuthoringClient(
-      restorePersistedGrant: { credentials.current.persistedGrant },
-      clearIncomingSharedGrants: { credentials.update { $0.incomingSharedGrant = nil } },
+    return .persistingGrants(
+      in: credentials,
       validate: { grant in
         let token = try session().token
         do {
@@ -39,12 +38,6 @@ extension AuthoringClient {
           return context(for: try await system.admit(token: token))
         } catch DemoError.admissionDenied(let reason) {
           throw AdmissionDenied(reason: reason)
-        }
-      },
-      persist: { grant in credentials.update { $0.persistedGrant = grant } },
-      discardPersistedGrant: { grant in
-        credentials.update { values in
-          if values.persistedGrant == grant { values.persistedGrant = nil }
         }
       },
       relinquish: { grant in await system.revoke(grantID: grant.rawValue) }

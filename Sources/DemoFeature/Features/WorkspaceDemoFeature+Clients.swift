@@ -62,11 +62,11 @@ public func makeWorkspaceDemoStore(
   localData: LocalWorkspaceDataClient,
   initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
 ) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
-  Store(initialState: initialState) {
-    WorkspaceDemoFeature.live(
-      system: system, credentials: credentials, workspace: workspace, catalogue: catalogue,
-      localData: localData)
-  }
+  makeWorkspaceDemoStore(
+    credentials: credentials,
+    auth: AuthClient.demo(system: system, credentials: credentials),
+    authoring: AuthoringClient.demo(system: system, credentials: credentials),
+    workspace: workspace, catalogue: catalogue, localData: localData, initialState: initialState)
 }
 
 /// Builds the demo application's store with every client given (see
