@@ -17,7 +17,6 @@ final class CookieSessions: Sendable {
     let handle: String
     /// The `DemoSystem` session token.
     let token: String
-    let username: String
     /// Issued session cookie values, oldest first.
     var cookies: [String]
     /// Issued CSRF values, oldest first.
@@ -59,8 +58,8 @@ final class CookieSessions: Sendable {
     let session = state.withValue { state -> Session in
       state.issuedCount += 1
       let session = Session(
-        handle: "s\(state.issuedCount)", token: demo.token, username: demo.username,
-        cookies: [issued.session], csrf: [issued.csrf])
+        handle: "s\(state.issuedCount)", token: demo.token, cookies: [issued.session],
+        csrf: [issued.csrf])
       state.sessions[session.handle] = session
       state.byCookie[issued.session] = session.handle
       return session
