@@ -26,7 +26,7 @@ extension Endpoints {
       return .eventStream { [self] writer in
         let subscription = announcements.subscribe(after: after)
         defer { subscription.end() }
-        try? writer.write(raw: Data("retry: \(Self.milliseconds(retry))\n\n".utf8))
+        try? writer.advise(retry: retry)
         for entry in subscription.backlog {
           guard (try? writer.send(Self.event(entry))) != nil else { return }
         }
@@ -56,9 +56,5 @@ extension Endpoints {
     let data = (try? encoder.encode(entry.announcement)).map { String(decoding: $0, as: UTF8.self) }
     return ServerSentEvent(
       type: entry.announcement.kind.rawValue, data: data ?? "{}", id: String(entry.id))
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 }

@@ -43,17 +43,22 @@ public final class EventStreamWriter: Sendable {
   /// line per line of `event.data`, then the blank line that dispatches it.
   public func send(_ event: ServerSentEvent, retry: Duration? = nil) throws(Disconnected) {
     var text = ""
-    if let retry {
-      let milliseconds =
-        retry.components.seconds * 1000
-        + retry.components.attoseconds / 1_000_000_000_000_000
-      text += "retry: \(milliseconds)\n"
-    }
+    if let retry { text += "retry: \(Self.milliseconds(retry))\n" }
     if let id = event.id { text += "id: \(Self.singleLine(id))\n" }
     if event.type != "message" { text += "event: \(Self.singleLine(event.type))\n" }
     for line in Self.lines(of: event.data) { text += "data: \(line)\n" }
     text += "\n"
     try write(raw: Data(text.utf8))
+  }
+
+  /// Tells the client how long to wait before reconnecting (a `retry:` field on its own, which
+  /// dispatches no event).
+  ///
+  /// ```swift
+  /// try writer.advise(retry: .seconds(2))
+  /// ```
+  public func advise(retry: Duration) throws(Disconnected) {
+    try write(raw: Data("retry: \(Self.milliseconds(retry))\n\n".utf8))
   }
 
   /// Sends a comment line (`: text`), which clients ignore: a heartbeat.
@@ -102,6 +107,11 @@ public final class EventStreamWriter: Sendable {
 
   private static func lines(of text: String) -> [Substring] {
     text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+  }
+
+  /// `duration` in whole milliseconds, as `retry:` takes it.
+  private static func milliseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 
   private static func singleLine(_ text: String) -> String {
