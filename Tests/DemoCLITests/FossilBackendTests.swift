@@ -39,7 +39,7 @@ struct FossilBackendTests {
           .1)
       #expect(first != second)
       let key = "proposal-[0-9a-f-]{36}"
-      let expected: [Regex<AnyRegexOutput>] = try [
+      let expected = [
         "demo-cli walk — the whole story, on the Fossil server \(url)",
         "✓ signed in as ada \\(session [0-9a-f]{8}\\)",
         "✓ authoring: admitted as ada · grant ada@[0-9a-f]{40} · may edit, publish",
@@ -59,13 +59,8 @@ struct FossilBackendTests {
         "✓ P3 was created against published@\(second)",
         "✓ P1's merge was announced live",
         "the repository stays: fossil ui ",
-      ].map { try Regex(String($0)) }
-      var rest = text[...]
-      for pattern in expected {
-        let match = try #require(
-          rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
-        rest = rest[match.range.upperBound...]
-      }
+      ]
+      try expectInOrder(expected, in: text, asRegexes: true)
       // The server demo-cli started is stopped.
       let server = try #require(URL(string: String(url)))
       await #expect(throws: FossilUnavailable.self) {

@@ -35,7 +35,7 @@ struct GitBackendTests {
     #expect(first != second)
     let hash = "[0-9a-f]{40}"
     let key = "refs/proposals/[0-9a-f-]{36}"
-    let expected: [Regex<AnyRegexOutput>] = try [
+    let expected = [
       "remote: \(remote) was empty; seeded it with published and festival",
       "demo-cli walk — the whole story, on the Git remote \(remote)",
       "✓ signed in as ada \\(session \(Describe.fingerprint("session-1"))\\)",
@@ -58,13 +58,8 @@ struct GitBackendTests {
       "✓ the baseline was refreshed from published@\(first) to published@\(second)",
       "✓ P3 was created against published@\(second)",
       "the remote stays: git --git-dir \(remote) for-each-ref",
-    ].map { try Regex(String($0)) }
-    var rest = text[...]
-    for pattern in expected {
-      let match = try #require(
-        rest.firstMatch(of: pattern), "missing, or out of order: \(pattern)\n\(text)")
-      rest = rest[match.range.upperBound...]
-    }
+    ]
+    try expectInOrder(expected, in: text, asRegexes: true)
 
     // The remote holds the three proposals, and the branch moved to P1's commit.
     let refs = try await runGit([

@@ -36,14 +36,6 @@ struct HTTPBackendWalkTests {
     "✓ P1's merge was announced live",
   ]
 
-  static func expectInOrder(_ lines: [String], in text: String) throws {
-    var rest = text[...]
-    for line in lines {
-      let range = try #require(rest.range(of: line), "missing, or out of order: \(line)\n\(text)")
-      rest = rest[range.upperBound...]
-    }
-  }
-
   @Test("--remote new: a server in this process, the whole walk over HTTP, the live notice by SSE")
   func walkOnNewServer() async throws {
     let run = await runCLI(["--backend", "http", "--remote", "new"])
@@ -52,7 +44,7 @@ struct HTTPBackendWalkTests {
     #expect(!run.output.contains("✗"), "\(run.output)")
     let url = try #require(
       run.output.firstMatch(of: #/server: (http://127\.0\.0\.1:[0-9]+) \(a new demo server/#)?.1)
-    try Self.expectInOrder(
+    try expectInOrder(
       ["demo-cli walk — the whole story, on the demo server \(url)"] + Self.walkLines,
       in: run.output)
     #expect(!run.output.contains("git --git-dir"))
@@ -69,7 +61,7 @@ struct HTTPBackendWalkTests {
     let server = try DemoServer()
     let run = await runCLI(["--backend", "http", "--remote", server.baseURL.absoluteString])
     #expect(run.status == 0, "\(run.output)")
-    try Self.expectInOrder(Self.walkLines, in: run.output)
+    try expectInOrder(Self.walkLines, in: run.output)
     let records = await server.service.system.allProposals()
     #expect(records.map(\.id) == ["P1", "P2", "P3"])
     #expect(records.map(\.baseRevision) == ["r1", "r1", "r2"])
@@ -88,7 +80,7 @@ struct HTTPBackendWalkTests {
         "signout", "diff", "signin linus torvalds", "signin ada wrong",
       ])
     let text = run.output
-    try Self.expectInOrder(
+    try expectInOrder(
       [
         "✓ signed in as ada", "✓ authoring: admitted as ada",
         "✓ proposal P1",
@@ -122,7 +114,7 @@ struct HTTPBackendWalkTests {
     let second = await runCLI(
       ["--backend", "http", "--remote", url, "--state", state, "repl"],
       input: ["status", "signin ada lovelace", "propose Talk"])
-    try Self.expectInOrder(
+    try expectInOrder(
       [
         "session: signed out", "workspace: ready at published@r1 · 4 events",
         "✓ signed in as ada", "✓ proposal P1",
@@ -180,7 +172,7 @@ struct HTTPBackendWalkTests {
     }
     let walk = try await DemoCLIBinary.run(["--backend", "http", "--remote", url, "--no-color"])
     #expect(walk.status == 0, "\(walk.outputText)\(walk.errorText)")
-    try Self.expectInOrder(Self.walkLines, in: walk.outputText)
+    try expectInOrder(Self.walkLines, in: walk.outputText)
 
     kill(serve.pid, SIGTERM)
     let ended = try await DemoCLIBinary.bounded { await collecting.value }

@@ -60,3 +60,16 @@ func writePrivately(_ contents: String, to path: String) throws {
   try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
   try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
 }
+
+/// Requires each of `patterns` to match in `text` after the match of the one before it (as
+/// literal text, or as regular expressions when `asRegexes`); fails on the first that is
+/// missing or out of order, showing the text.
+func expectInOrder(_ patterns: [String], in text: String, asRegexes: Bool = false) throws {
+  var rest = text[...]
+  for pattern in patterns {
+    let regex = asRegexes ? try Regex(pattern) : Regex(Regex<Substring>(verbatim: pattern))
+    let match = try #require(
+      rest.firstMatch(of: regex), "missing, or out of order: \(pattern)\n\(text)")
+    rest = rest[match.range.upperBound...]
+  }
+}

@@ -30,11 +30,7 @@ struct WalkTests {
       "✓ the baseline was refreshed from published@r1 to published@r2",
       "✓ P3 was created against published@r2",
     ]
-    var rest = text[...]
-    for line in expected {
-      let range = try #require(rest.range(of: line), "missing, or out of order: \(line)")
-      rest = rest[range.upperBound...]
-    }
+    try expectInOrder(expected, in: text)
     #expect(text.contains(#/P1 · content c[0-9a-f]{16} · target published@r1/#))
     #expect(text.contains(#/P2 · content c[0-9a-f]{16} · target published@r1/#))
     #expect(text.contains(#/P3 · content c[0-9a-f]{16} · target published@r2/#))
