@@ -1,3 +1,4 @@
+import FossilWorkspace
 import Foundation
 import WorkspaceDemoFeature
 
@@ -34,6 +35,16 @@ enum CatalogueFile {
       throw .unreadable("it holds the event \(event.id) twice")
     }
     return events
+  }
+}
+
+extension FossilReader {
+  /// The catalogue file's bytes in check-in `revision`.
+  func catalogueData(at revision: String) async throws -> Data {
+    guard let data = try await contents(of: CatalogueFile.path, at: revision) else {
+      throw CatalogueFileError.unreadable("check-in \(revision) has no \(CatalogueFile.path)")
+    }
+    return data
   }
 }
 

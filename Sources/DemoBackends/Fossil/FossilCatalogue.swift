@@ -57,10 +57,7 @@ struct FossilCatalogue: CatalogueReader {
 
   /// The events of check-in `revision`.
   func events(atRevision revision: String) async throws -> [Event] {
-    guard let data = try await reader.contents(of: CatalogueFile.path, at: revision) else {
-      throw CatalogueFileError.unreadable("check-in \(revision) has no \(CatalogueFile.path)")
-    }
-    return try CatalogueFile.decoded(data)
+    try CatalogueFile.decoded(try await reader.catalogueData(at: revision))
   }
 
   /// Every proposal on the server in the demo's shape: its change set (its baseline's events

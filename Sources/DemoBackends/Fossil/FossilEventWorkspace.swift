@@ -47,9 +47,7 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
     @Sendable func changes(_ source: EventWorkingCopy, against revision: String) async throws
       -> EventChangeSet
     {
-      guard let data = try await reader.contents(of: CatalogueFile.path, at: revision) else {
-        throw CatalogueFileError.unreadable("check-in \(revision) has no \(CatalogueFile.path)")
-      }
+      let data = try await reader.catalogueData(at: revision)
       return EventChangeSet.between(
         baseline: try CatalogueFile.decoded(data), working: Array(source.events))
     }
@@ -65,11 +63,10 @@ extension WorkspaceClient where Source == EventWorkingCopy, ChangeSet == EventCh
         // The catalogue is one file, so edits are carried at the event level (as the in-memory
         // system does): the file goes back to the baseline's bytes, the Fossil client installs
         // the new head, and the edits are applied to its events.
-        let edits = try await changes(source, against: baseline.revision)
+        let pristine = try await reader.catalogueData(at: baseline.revision)
+        let edits = EventChangeSet.between(
+          baseline: try CatalogueFile.decoded(pristine), working: Array(source.events))
         let file = copy.files.appendingPathComponent(CatalogueFile.path)
-        guard
-          let pristine = try await reader.contents(of: CatalogueFile.path, at: baseline.revision)
-        else { throw CatalogueFileError.unreadable("check-in \(baseline.revision) has none") }
         try pristine.write(to: file, options: .atomic)
         let installed: WorkspaceBranchReference
         do {
