@@ -94,15 +94,8 @@ struct FossilBackendTests {
   @Test("The repl hears the watched head move: 'live: Published moved — refresh available'")
   func headMovedInTheRepl() async throws {
     try await Turns.taking(.fossil) {
-      let server = try await FossilDemoServer.start()
-      let folder = try temporaryDirectory()
-      let host = DemoHost(
-        backend: FossilBackend(
-          opened: server.opened, root: folder.appendingPathComponent("workspaces")))
-      let executor = CommandExecutor(host: host)
-      executor.reportsLiveNotices = true
-      do {
-        await host.start()
+      try await withFossilHost { host, executor, _ in
+        executor.reportsLiveNotices = true
         try await executor.run("signin ada lovelace", "add e9 Talk", "propose Talk")
         let baseline = try #require(host.session?.baseline)
         let form = host.state.editing.content.form
@@ -129,29 +122,14 @@ struct FossilBackendTests {
           told.components(separatedBy: expected).count == 2, "\(merged.text)\n\(status.text)")
         // Told once: the next command says nothing more.
         #expect(!(try await executor.run("status")).text.contains("live:"))
-      } catch {
-        await host.close()
-        await server.stop()
-        try? FileManager.default.removeItem(at: folder)
-        throw error
       }
-      await host.close()
-      await server.stop()
-      try? FileManager.default.removeItem(at: folder)
     }
   }
 
   @Test("A logout elsewhere ends the app's session once: signed out, not a failure loop")
   func logoutElsewhere() async throws {
     try await Turns.taking(.fossil) {
-      let server = try await FossilDemoServer.start()
-      let folder = try temporaryDirectory()
-      let host = DemoHost(
-        backend: FossilBackend(
-          opened: server.opened, root: folder.appendingPathComponent("workspaces")))
-      let executor = CommandExecutor(host: host)
-      do {
-        await host.start()
+      try await withFossilHost { host, executor, server in
         try await executor.run("signin ada lovelace")
         #expect(host.state.session?.username == "ada")
         // Fossil keeps one login per user: ada signing in and out elsewhere ends this one.
@@ -169,16 +147,32 @@ struct FossilBackendTests {
         #expect(!back.failed, "\(back.text)")
         let out = try await executor.run("signout")
         #expect(!out.text.contains("the server ended"), "\(out.text)")
-      } catch {
-        await host.close()
-        await server.stop()
-        try? FileManager.default.removeItem(at: folder)
-        throw error
       }
+    }
+  }
+
+  /// Runs `body` on a started host of a Fossil server of its own, with an executor; closes the
+  /// host, stops the server and removes the folder whatever `body` does.
+  private func withFossilHost(
+    _ body: (DemoHost, CommandExecutor, FossilDemoServer) async throws -> Void
+  ) async throws {
+    let server = try await FossilDemoServer.start()
+    let folder = try temporaryDirectory()
+    let host = DemoHost(
+      backend: FossilBackend(
+        opened: server.opened, root: folder.appendingPathComponent("workspaces")))
+    do {
+      await host.start()
+      try await body(host, CommandExecutor(host: host), server)
+    } catch {
       await host.close()
       await server.stop()
       try? FileManager.default.removeItem(at: folder)
+      throw error
     }
+    await host.close()
+    await server.stop()
+    try? FileManager.default.removeItem(at: folder)
   }
 
   @Test("A server that does not answer as Fossil, or a URL that is not one, is refused in one line")
