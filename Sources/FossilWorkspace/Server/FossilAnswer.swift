@@ -12,7 +12,6 @@ struct FossilEnvelope<Payload: Decodable>: Decodable {
 
 /// One of an envelope's `warnings`.
 struct FossilWarning: Decodable {
-  var code: Int?
   var text: String?
 }
 

@@ -14,7 +14,6 @@ struct FossilRepository: Sendable {
   /// A check-in as `/json/artifact` describes it.
   struct CheckIn: Decodable, Hashable, Sendable {
     var uuid: String
-    var isLeaf: Bool?
     var user: String?
     var comment: String?
     var parents: [String]?
