@@ -35,6 +35,7 @@ struct SecretsTests {
     #expect(!recorded.contains("battery"))
     let hash = SHA1.hash(Array("0123abcd/ada/\(password)".utf8)).hexString
     #expect(recorded.contains("UPDATE user SET pw = '\(hash)' WHERE login = 'ada';"))
+    #expect(recorded.contains("VALUES('ada', '\(hash)', 'io', '', now());"))
   }
 
   @Test func sha1MatchesTheStandardVectors() {

@@ -13,9 +13,9 @@ import Foundation
 /// ```
 ///
 /// Passwords never reach a child's arguments, its environment, a file or a log: `fossil user
-/// new NAME CONTACT PASSWORD` would put one in argv, so users are added without one and the
-/// password's hash — `SHA1("<project code>/<login>/<password>")`, what Fossil itself stores —
-/// is written with SQL read from standard input.
+/// new NAME CONTACT PASSWORD` would put one in argv, so users are added with SQL read from
+/// standard input that holds only the password's hash, what Fossil itself stores:
+/// `SHA1("<project code>/<login>/<password>")`.
 public struct LocalFossilRepository: Sendable {
   /// The repository file.
   public let file: URL
@@ -48,17 +48,22 @@ public struct LocalFossilRepository: Sendable {
 
   /// Adds user `name` with `capabilities` (letters, e.g. `"io"`) and `password`.
   public func addUser(_ name: String, capabilities: String, password: String) async throws {
+    let hash = try await passwordHash(password, of: name)
     try await sql(
       "INSERT INTO user(login, pw, cap, info, mtime) "
-        + "VALUES(\(quoted(name)), '', \(quoted(capabilities)), '', now());")
-    try await setPassword(password, of: name)
+        + "VALUES(\(quoted(name)), '\(hash)', \(quoted(capabilities)), '', now());")
   }
 
   /// Sets `name`'s password: its hash goes to `fossil sql` on standard input.
   public func setPassword(_ password: String, of name: String) async throws {
-    let code = try await projectCode()
-    let hash = SHA1.hash(Array("\(code)/\(name)/\(password)".utf8)).hexString
+    let hash = try await passwordHash(password, of: name)
     try await sql("UPDATE user SET pw = '\(hash)' WHERE login = \(quoted(name));")
+  }
+
+  /// What Fossil stores for `name`'s `password`: `SHA1("<project code>/<login>/<password>")`.
+  private func passwordHash(_ password: String, of name: String) async throws -> String {
+    let code = try await projectCode()
+    return SHA1.hash(Array("\(code)/\(name)/\(password)".utf8)).hexString
   }
 
   /// Replaces `name`'s capabilities (they take effect on the server's next request).
