@@ -27,8 +27,8 @@ struct FossilSummary {
 ///   a new proposal branch; trunk does not move. The plain path makes the very requests the
 ///   client makes, with plain `URLSession` (its cookie and `Referer` set by hand, no jar, no
 ///   checks beyond what a correct publication needs): `GET /json/cap`, the proposal lookup,
-///   the head of trunk, the dry run, `POST /json/branch/create`, the branch's head, the
-///   check-in. Checks: every proposal holds the edited content, on a branch of its own.
+///   the head of trunk, the dry run, `POST /json/branch/create` (which answers the branch's
+///   first check-in), the check-in. Checks: every proposal holds the edited content, on a branch of its own.
 /// - Sign-in: `FossilSession.signIn` (JSON login through `POST /json`) and the same request
 ///   with plain `URLSession` alternate. Fossil answers an already signed-in user with the same
 ///   token, so every repetition does the same work.
@@ -206,10 +206,10 @@ struct PlainFossil {
     let created = try await post(
       "/json/branch/create",
       json: ["payload": ["name": branch, "basis": baseline]])
-    try check((created["payload"] as? [String: Any])?["uuid"] != nil, "plain: branch not created")
-    let tip = try await json(get: "/json/artifact", ["name": "tag:\(branch)"])
+    let tip = uuid(created)
+    try check(!tip.isEmpty, "plain: branch not created")
     let committed = try await post(
-      "/fileedit/commit", form: form.merging(["checkin": uuid(tip), "dry_run": "0"]) { $1 })
+      "/fileedit/commit", form: form.merging(["checkin": tip, "dry_run": "0"]) { $1 })
     guard let checkIn = committed["checkin"] as? String else {
       throw BenchmarkFailure("plain: no check-in in \(committed)")
     }

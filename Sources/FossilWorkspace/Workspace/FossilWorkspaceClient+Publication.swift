@@ -97,7 +97,7 @@ struct ProposalPublication: Sendable {
   func run() async throws -> ProposalRecord {
     if let tip = try await repository.head(of: branch) {
       try await verify(tip)
-      return try await complete()
+      return try await complete(from: tip.uuid)
     }
     try await checkHead()
     var effective = 0
@@ -111,14 +111,16 @@ struct ProposalPublication: Sendable {
       }
     }
     guard effective > 0 else { throw FossilWorkspaceError.nothingToPropose }
+    let created: String
     do {
-      _ = try await repository.createBranch(branch, from: baseline.revision)
+      created = try await repository.createBranch(branch, from: baseline.revision)
     } catch FossilError.alreadyExists {
       // Another sender of this very attempt created it meanwhile.
       guard let tip = try await repository.head(of: branch) else { throw vanished }
       try await verify(tip)
+      created = tip.uuid
     }
-    return try await complete()
+    return try await complete(from: created)
   }
 
   /// Throws `WorkspaceHeadMismatch` when the target's newest check-in is not the baseline.
@@ -138,10 +140,16 @@ struct ProposalPublication: Sendable {
       actual: WorkspaceBranchReference(branch: baseline.branch, revision: head.uuid))
   }
 
-  /// Checks every file in on the branch's newest check-in; answers the record.
-  private func complete() async throws -> ProposalRecord {
-    for _ in 0..<Self.rounds {
-      guard var tip = try await repository.head(of: branch)?.uuid else { throw vanished }
+  /// Checks every file in on the branch's newest check-in, starting from `known`, the newest
+  /// this attempt has seen (a branch that moved since refuses it: the next round reads the
+  /// head again); answers the record.
+  private func complete(from known: String) async throws -> ProposalRecord {
+    var tip = known
+    for round in 0..<Self.rounds {
+      if round > 0 {
+        guard let head = try await repository.head(of: branch)?.uuid else { throw vanished }
+        tip = head
+      }
       var moved = false
       for (index, file) in files.enumerated() where !moved {
         switch try await repository.commit(file, onto: tip, comment: comment(index)) {
