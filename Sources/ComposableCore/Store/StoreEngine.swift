@@ -199,9 +199,13 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// Runs the reducer with the store's dependencies installed (nothing to bind when they are
   /// already the ones in force: one read of a trivial task-local and an identity check).
+  ///
+  /// `install` makes the same check, but is not inlined: calling it on every send cost
+  /// ≈ 8 ns more (`store_send_ratio` 0.84–0.88 against 0.77–0.81 with the check here).
   @inlinable
   func reduce(_ action: Action) -> Effect<Action> {
-    DependencyValues.install(dependencies) { reducer(&state, action) }
+    if dependencies.areInstalled { return reducer(&state, action) }
+    return DependencyValues.install(dependencies) { reducer(&state, action) }
   }
 
   /// Cancels the effects of every watched child that is gone, and forgets children whose
