@@ -17,6 +17,9 @@ let package = Package(
     .library(name: "ComposableWorkspace", targets: ["ComposableWorkspace"]),
     .library(name: "ComposableAuthoringWorkspace", targets: ["ComposableAuthoringWorkspace"]),
     .library(name: "WorkspaceDemoFeature", targets: ["WorkspaceDemoFeature"]),
+    .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+    .library(name: "LoopbackSockets", targets: ["LoopbackSockets"]),
+    .library(name: "WorkingCopySupport", targets: ["WorkingCopySupport"]),
     .library(name: "GitWorkspace", targets: ["GitWorkspace"]),
     .library(name: "WorkspaceHTTP", targets: ["WorkspaceHTTP"]),
     .library(name: "FossilWorkspace", targets: ["FossilWorkspace"]),
@@ -32,13 +35,15 @@ let package = Package(
       path: "Sources/ComposableTesting"
     ),
     .target(
-      name: "ComposableAuthoring", dependencies: ["ComposableCore"], path: "Sources/Authoring"),
+      name: "ComposableAuthoring", dependencies: ["ComposableCore"], path: "Sources/Authoring",
+      packageAccess: false),
     .target(
-      name: "ComposableWorkspace", dependencies: ["ComposableCore"], path: "Sources/Workspace"),
+      name: "ComposableWorkspace", dependencies: ["ComposableCore"], path: "Sources/Workspace",
+      packageAccess: false),
     .target(
       name: "ComposableAuthoringWorkspace",
       dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
-      path: "Sources/AuthoringWorkspace"
+      path: "Sources/AuthoringWorkspace", packageAccess: false
     ),
     .target(
       name: "WorkspaceDemoFeature",
@@ -46,40 +51,61 @@ let package = Package(
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace",
         "ComposableAuthoringWorkspace",
       ],
-      path: "Sources/DemoFeature"
+      path: "Sources/DemoFeature", packageAccess: false
     ),
+    // Shared mechanisms, one module each (no owner holds them, no integration imports another).
+    // Spawning children (posix_spawn), their descriptors and their termination.
+    .target(
+      name: "ProcessSupport", dependencies: ["ComposableCore"], path: "Sources/ProcessSupport",
+      packageAccess: false),
+    // The socket layer under the loopback server and the sign-in redirect listener.
+    .target(
+      name: "LoopbackSockets", dependencies: ["ComposableCore"], path: "Sources/LoopbackSockets",
+      packageAccess: false),
+    // Local working copies of live integrations: folder names, one operation at a time per copy.
+    .target(
+      name: "WorkingCopySupport", dependencies: ["ComposableCore", "ComposableWorkspace"],
+      path: "Sources/WorkingCopySupport", packageAccess: false),
     // Live integration: a WorkspaceClient over any Git remote (spawns `git`).
     .target(
       name: "GitWorkspace",
-      dependencies: ["ComposableCore", "ComposableAuthoring", "ComposableWorkspace"],
-      path: "Sources/GitWorkspace"
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "ProcessSupport",
+        "WorkingCopySupport",
+      ],
+      path: "Sources/GitWorkspace",
+      packageAccess: false
     ),
     // Live integration: an HTTP session layer over URLSession (own cookie jar, CSRF, signed-out
     // state, idempotent intents, server-sent events, PKCE loopback sign-in).
-    .target(name: "WorkspaceHTTP", dependencies: ["ComposableCore"], path: "Sources/HTTP"),
+    .target(
+      name: "WorkspaceHTTP", dependencies: ["ComposableCore", "LoopbackSockets"],
+      path: "Sources/HTTP", packageAccess: false),
     // A small HTTP/1.1 server on 127.0.0.1 (tests, benchmarks, local reference servers): its own
     // target so apps using the client layer do not ship a server.
     .target(
       name: "LoopbackHTTPServer",
-      dependencies: ["ComposableCore", "WorkspaceHTTP"],
-      path: "Sources/HTTPServer"
+      dependencies: ["ComposableCore", "WorkspaceHTTP", "LoopbackSockets"],
+      path: "Sources/HTTPServer",
+      packageAccess: false
     ),
     // Live integration: Fossil sign-in, admission from capabilities, and a WorkspaceClient
     // whose proposals are branches on a `fossil server` (over WorkspaceHTTP; spawns `fossil`
-    // only to run local repositories and servers, through GitWorkspace's ProcessRunner).
+    // to run local repositories and servers).
     .target(
       name: "FossilWorkspace",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceHTTP",
-        "GitWorkspace",
+        "ProcessSupport", "WorkingCopySupport",
       ],
-      path: "Sources/FossilWorkspace"
+      path: "Sources/FossilWorkspace",
+      packageAccess: false
     ),
     // Test support: the integration-contract conformance kit (links Testing/XCTest).
     .target(
       name: "ComposableWorkspaceTesting",
       dependencies: ["ComposableCore", "ComposableWorkspace", "ComposableTesting"],
-      path: "Sources/WorkspaceTesting"
+      path: "Sources/WorkspaceTesting", packageAccess: false
     ),
     // The demo's backends: what each provides (Interface, with the in-memory system's own),
     // and one module per live backend mapping the demo's events onto it.
@@ -88,21 +114,21 @@ let package = Package(
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
       ],
-      path: "Sources/DemoBackends/Interface"
+      path: "Sources/DemoBackends/Interface", packageAccess: false
     ),
     .target(
       name: "DemoGitBackend",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
-        "DemoBackendInterface", "GitWorkspace",
+        "DemoBackendInterface", "GitWorkspace", "WorkingCopySupport",
       ],
-      path: "Sources/DemoBackends/Git"
+      path: "Sources/DemoBackends/Git", packageAccess: false
     ),
     // The demo's HTTP protocol (paths, wire models, problems), shared by its server and backend.
     .target(
       name: "DemoHTTPProtocol",
       dependencies: ["WorkspaceDemoFeature"],
-      path: "Sources/DemoBackends/HTTPProtocol"
+      path: "Sources/DemoBackends/HTTPProtocol", packageAccess: false
     ),
     .target(
       name: "DemoHTTPBackend",
@@ -110,7 +136,7 @@ let package = Package(
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
         "DemoBackendInterface", "DemoHTTPProtocol", "WorkspaceHTTP",
       ],
-      path: "Sources/DemoBackends/HTTP"
+      path: "Sources/DemoBackends/HTTP", packageAccess: false
     ),
     // The demo's reference server: the in-memory system behind the HTTP protocol.
     .target(
@@ -119,7 +145,7 @@ let package = Package(
         "ComposableCore", "WorkspaceDemoFeature", "DemoHTTPProtocol", "LoopbackHTTPServer",
         "WorkspaceHTTP",
       ],
-      path: "Sources/DemoServer"
+      path: "Sources/DemoServer", packageAccess: false
     ),
     .target(
       name: "DemoFossilBackend",
@@ -127,15 +153,17 @@ let package = Package(
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
         "DemoBackendInterface", "FossilWorkspace", "WorkspaceHTTP",
       ],
-      path: "Sources/DemoBackends/Fossil"
+      path: "Sources/DemoBackends/Fossil", packageAccess: false
     ),
     .executableTarget(
       name: "demo-cli",
       dependencies: [
-        "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend", "GitWorkspace",
-        "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP", "DemoFossilBackend",
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace",
+        "ComposableAuthoringWorkspace", "WorkspaceDemoFeature", "DemoBackendInterface",
+        "DemoGitBackend", "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP",
+        "DemoFossilBackend", "ProcessSupport",
       ],
-      path: "Sources/demo-cli"
+      path: "Sources/demo-cli", packageAccess: false
     ),
     .testTarget(
       name: "ComposableCoreTests",
@@ -147,34 +175,48 @@ let package = Package(
     ),
     .testTarget(
       name: "AuthoringTests",
-      dependencies: ["ComposableAuthoring", "ComposableTesting"]
+      dependencies: ["ComposableAuthoring", "ComposableCore", "ComposableTesting"]
     ),
     .testTarget(
       name: "WorkspaceTests",
-      dependencies: ["ComposableWorkspace", "ComposableTesting"]
+      dependencies: ["ComposableCore", "ComposableTesting", "ComposableWorkspace"]
     ),
     .testTarget(
       name: "AuthoringWorkspaceTests",
-      dependencies: ["ComposableAuthoringWorkspace", "ComposableTesting"]
+      dependencies: [
+        "ComposableAuthoring", "ComposableAuthoringWorkspace", "ComposableCore",
+        "ComposableTesting", "ComposableWorkspace",
+      ]
     ),
     .testTarget(
       name: "DemoFeatureTests",
-      dependencies: ["WorkspaceDemoFeature", "ComposableTesting", "ComposableWorkspaceTesting"]
+      dependencies: [
+        "ComposableAuthoring", "ComposableCore", "ComposableTesting", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "WorkspaceDemoFeature",
+      ]
     ),
     .testTarget(
       name: "GitWorkspaceTests",
       dependencies: [
-        "GitWorkspace", "ComposableTesting", "ComposableWorkspaceTesting", "ProcessTestSupport",
+        "ComposableAuthoring", "ComposableCore", "ComposableTesting", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "GitWorkspace", "ProcessSupport", "ProcessTestSupport",
+        "WorkingCopySupport",
       ]
     ),
     // Test support: scripts and git commands run without blocking or "Text file busy" races.
     .target(
-      name: "ProcessTestSupport", dependencies: ["GitWorkspace"], path: "Tests/ProcessTestSupport"),
+      name: "ProcessTestSupport", dependencies: ["ProcessSupport"], path: "Tests/ProcessTestSupport"
+    ),
+    .testTarget(
+      name: "ProcessSupportTests",
+      dependencies: ["ProcessSupport", "ProcessTestSupport"]
+    ),
     // The README's downstream guide: its snippets are this target's code, checked word for word.
     .testTarget(
       name: "DownstreamGuideTests",
       dependencies: [
-        "ComposableAuthoringWorkspace", "ComposableTesting", "ComposableWorkspaceTesting",
+        "ComposableAuthoring", "ComposableAuthoringWorkspace", "ComposableCore",
+        "ComposableTesting", "ComposableWorkspace", "ComposableWorkspaceTesting",
       ]
     ),
     // Bounded waits, signals and report logs shared by the two HTTP test targets.
@@ -182,17 +224,21 @@ let package = Package(
       name: "HTTPTestSupport", dependencies: ["ComposableCore"], path: "Tests/HTTPTestSupport"),
     .testTarget(
       name: "WorkspaceHTTPTests",
-      dependencies: ["WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting", "HTTPTestSupport"]
+      dependencies: [
+        "ComposableCore", "ComposableTesting", "HTTPTestSupport", "LoopbackHTTPServer",
+        "WorkspaceHTTP",
+      ]
     ),
     .testTarget(
       name: "LoopbackHTTPServerTests",
-      dependencies: ["LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport"]
+      dependencies: ["HTTPTestSupport", "LoopbackHTTPServer", "LoopbackSockets", "WorkspaceHTTP"]
     ),
     .testTarget(
       name: "FossilWorkspaceTests",
       dependencies: [
-        "FossilWorkspace", "ComposableTesting", "ComposableWorkspaceTesting", "LoopbackHTTPServer",
-        "HTTPTestSupport", "ProcessTestSupport",
+        "ComposableAuthoring", "ComposableCore", "ComposableTesting", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "FossilWorkspace", "HTTPTestSupport", "LoopbackHTTPServer",
+        "ProcessTestSupport", "WorkspaceHTTP",
       ]
     ),
     .testTarget(
@@ -202,25 +248,26 @@ let package = Package(
     .testTarget(
       name: "DemoServerTests",
       dependencies: [
-        "DemoServer", "DemoHTTPProtocol", "WorkspaceDemoFeature", "WorkspaceHTTP",
-        "LoopbackHTTPServer", "HTTPTestSupport", "ComposableCore",
+        "ComposableCore", "DemoHTTPProtocol", "DemoServer", "HTTPTestSupport", "LoopbackHTTPServer",
+        "WorkspaceDemoFeature", "WorkspaceHTTP",
       ]
     ),
     .testTarget(
       name: "DemoHTTPBackendTests",
       dependencies: [
-        "DemoHTTPBackend", "DemoServer", "DemoHTTPProtocol", "DemoBackendInterface",
-        "WorkspaceDemoFeature", "WorkspaceHTTP", "LoopbackHTTPServer", "ComposableTesting",
-        "ComposableWorkspaceTesting", "HTTPTestSupport",
+        "ComposableAuthoring", "ComposableCore", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "DemoBackendInterface", "DemoHTTPBackend", "DemoServer",
+        "WorkspaceDemoFeature", "WorkspaceHTTP",
       ]
     ),
     .testTarget(
       name: "DemoCLITests",
       dependencies: [
-        "demo-cli", "WorkspaceDemoFeature", "DemoBackendInterface", "DemoGitBackend",
-        "GitWorkspace", "ComposableTesting", "ProcessTestSupport", "DemoHTTPBackend", "DemoServer",
-        "DemoHTTPProtocol", "LoopbackHTTPServer", "WorkspaceHTTP", "HTTPTestSupport",
-        "DemoFossilBackend", "FossilWorkspace",
+        "demo-cli", "ComposableAuthoring", "ComposableCore", "ComposableWorkspace",
+        "DemoBackendInterface", "DemoFossilBackend", "DemoGitBackend", "DemoHTTPBackend",
+        "DemoHTTPProtocol", "DemoServer", "FossilWorkspace", "GitWorkspace", "HTTPTestSupport",
+        "LoopbackHTTPServer", "ProcessSupport", "ProcessTestSupport", "WorkspaceDemoFeature",
+        "WorkspaceHTTP",
       ]
     ),
   ]

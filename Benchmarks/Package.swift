@@ -25,6 +25,7 @@ let package = Package(
         .product(name: "WorkspaceDemoFeature", package: rootPackage),
         // The `git` group: the Git client, and the types its endpoints take.
         .product(name: "GitWorkspace", package: rootPackage),
+        .product(name: "ProcessSupport", package: rootPackage),
         .product(name: "ComposableAuthoring", package: rootPackage),
         .product(name: "ComposableWorkspace", package: rootPackage),
         // The `http` group: the HTTP layer, and the loopback server it is measured against.

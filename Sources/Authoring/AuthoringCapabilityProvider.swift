@@ -60,7 +60,7 @@ public final class AuthoringCapabilityProvider: DependencyKey, Sendable {
   public var current: AuthoringContext? { context.current }
 
   /// Sets what is in force: called by Authoring (and by this package's tests) only.
-  package func publish(_ context: AuthoringContext?) {
+  func publish(_ context: AuthoringContext?) {
     self.context.setValue(context)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// A `reference-transaction` hook for a Git remote that makes the head rule of publication
 /// exact (``GitHeadGuard/remoteEnforced``).

@@ -1,5 +1,6 @@
 import ComposableWorkspace
 import Foundation
+import ProcessSupport
 
 /// The Git integration's operations, bound to one configuration and one authorized identity.
 /// ``GitWorkspaceClient`` authorizes, then serializes each call per workspace and runs it here.

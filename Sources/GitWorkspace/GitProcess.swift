@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// One configured way of running `git`: the executable, an environment isolated from the
 /// machine's and the user's git configuration, and `-c` settings passed to every command.

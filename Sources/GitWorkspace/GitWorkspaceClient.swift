@@ -1,6 +1,7 @@
 import ComposableAuthoring
 import ComposableWorkspace
 import Foundation
+import WorkingCopySupport
 
 /// A `WorkspaceClient` over any Git remote: workspaces are local worktrees prepared against an
 /// exact remote branch head, proposals are content-addressed commits pushed create-only to

@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import LoopbackSockets
 import WorkspaceHTTP
 
 /// The server's open connections and what runs for each, so `stop()` can end them all.

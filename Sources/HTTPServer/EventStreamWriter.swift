@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import LoopbackSockets
 import WorkspaceHTTP
 
 /// Writes server-sent events to one client of a ``HTTPServerResponse/eventStream(_:)``

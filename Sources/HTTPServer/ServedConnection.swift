@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import LoopbackSockets
 import WorkspaceHTTP
 
 /// Serves one client connection on its own thread: reads requests, runs the handler, writes

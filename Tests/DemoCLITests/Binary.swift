@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GitWorkspace
+@testable import ProcessSupport
 
 /// The built `demo-cli` executable (beside the test bundle), run as a separate process: for
 /// what only a real process shows (its exit status or the signal that ended it, its streams,

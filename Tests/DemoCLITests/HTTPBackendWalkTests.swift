@@ -6,7 +6,7 @@ import Testing
 import WorkspaceDemoFeature
 import WorkspaceHTTP
 
-@testable import GitWorkspace
+@testable import ProcessSupport
 @testable import demo_cli
 
 /// The demo on a demo server over HTTP: the same walk, the repl, and the state file.

@@ -1,10 +1,11 @@
-import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
 import ComposableWorkspaceTesting
 import Foundation
 import Testing
 import WorkspaceDemoFeature
+
+@testable import ComposableAuthoring
 
 /// The in-memory client keeps the integration contract, checked by the same kit as the Git client.
 @Suite("In-memory client conformance")

@@ -1,4 +1,3 @@
-import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
 import ComposableWorkspaceTesting
@@ -9,6 +8,8 @@ import Foundation
 import Testing
 import WorkspaceDemoFeature
 import WorkspaceHTTP
+
+@testable import ComposableAuthoring
 
 /// A reference server on loopback and the HTTP backend's clients on it.
 final class Harness: Sendable {

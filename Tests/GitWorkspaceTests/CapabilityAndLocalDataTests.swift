@@ -4,6 +4,7 @@ import ComposableTesting
 import ComposableWorkspace
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 @MainActor

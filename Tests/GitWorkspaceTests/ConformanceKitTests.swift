@@ -4,6 +4,7 @@ import ComposableWorkspace
 import ComposableWorkspaceTesting
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 @Suite("Conformance kit")

@@ -1,5 +1,6 @@
 import ComposableWorkspaceTesting
 import GitWorkspace
+import ProcessTestSupport
 import XCTest
 
 /// The conformance kit under XCTest: a violation becomes an XCTest failure.

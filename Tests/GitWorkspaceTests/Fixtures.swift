@@ -4,26 +4,7 @@ import ComposableWorkspace
 import ComposableWorkspaceTesting
 import Foundation
 import GitWorkspace
-
-/// A temporary directory removed when the test is done with it.
-final class TemporaryDirectory: Sendable {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("git-workspace-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  func remove() {
-    try? FileManager.default.removeItem(at: url)
-  }
-
-  /// A fresh subdirectory path (not created).
-  func child(_ name: String) -> URL {
-    url.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))", isDirectory: true)
-  }
-}
+import ProcessTestSupport
 
 extension AuthoringContext {
   static let ada = AuthoringContext(

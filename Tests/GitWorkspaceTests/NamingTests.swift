@@ -1,6 +1,7 @@
 import ComposableWorkspace
 import Foundation
 import Testing
+import WorkingCopySupport
 
 @testable import GitWorkspace
 

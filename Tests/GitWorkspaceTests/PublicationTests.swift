@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import GitWorkspace

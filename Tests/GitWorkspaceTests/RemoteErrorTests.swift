@@ -1,6 +1,7 @@
 import ComposableWorkspace
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 @Suite("Remote failures")

@@ -3,6 +3,7 @@ import ComposableTesting
 import ComposableWorkspace
 import Foundation
 import GitWorkspace
+import ProcessTestSupport
 import Testing
 
 /// The `Workspace` feature itself, driven by the live Git client.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
+import LoopbackSockets
 import Testing
 import WorkspaceHTTP
 

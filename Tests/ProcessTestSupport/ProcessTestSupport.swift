@@ -1,5 +1,5 @@
 import Foundation
-import GitWorkspace
+import ProcessSupport
 
 /// Installs an executable script without this process ever holding it open for writing: a
 /// `sh` child writes it. (A script this multi-threaded process wrote itself can fail to start
@@ -35,4 +35,24 @@ public func runGit(_ arguments: [String]) async throws -> String {
 public struct GitCommandFailed: Error, CustomStringConvertible {
   public var command: String
   public var description: String { "\(command) failed" }
+}
+
+/// A temporary directory removed when the test is done with it.
+public final class TemporaryDirectory: Sendable {
+  public let url: URL
+
+  public init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("workspace-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  public func remove() {
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  /// A fresh subdirectory path (not created).
+  public func child(_ name: String) -> URL {
+    url.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+  }
 }

@@ -1,6 +1,7 @@
 import ComposableWorkspace
 import Foundation
 import GitWorkspace
+import ProcessSupport
 
 /// The generated repository of the `git` group, in a temporary directory removed by
 /// ``remove()``:

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import GitWorkspace
+import WorkingCopySupport
 import WorkspaceDemoFeature
 
 /// How the catalogue lives in a Git repository: one JSON file per event, `events/<id>.json`,

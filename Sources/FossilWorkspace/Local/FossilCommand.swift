@@ -1,5 +1,5 @@
 import Foundation
-import GitWorkspace
+import ProcessSupport
 
 /// One configured way of running the `fossil` executable, for what only a local repository
 /// file allows: creating and administering a repository, serving it (``LocalFossilServer``).

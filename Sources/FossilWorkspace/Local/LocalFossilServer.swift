@@ -1,6 +1,6 @@
 import ComposableCore
 import Foundation
-import GitWorkspace
+import ProcessSupport
 import WorkspaceHTTP
 
 #if canImport(Glibc)

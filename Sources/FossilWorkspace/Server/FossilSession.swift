@@ -174,7 +174,7 @@ public final class FossilSession: Sendable {
             + "(\(refusals) attempts); nothing was written, try again")
       }
       let delay = lockedRepositoryBackoff.delay(afterFailures: refusals)
-      let wait = clock.waitUntil(delay)
+      let wait = clock.sleep(endingIn: delay)
       http.log("↻ \(request.summary) in \(delay): the server's repository is locked")
       try await wait()
     }

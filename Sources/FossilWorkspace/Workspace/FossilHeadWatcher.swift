@@ -48,7 +48,7 @@ public struct FossilHeadWatcher: Sendable {
         do {
           let head = try await self.head(of: branch)
           failures = 0
-          wait = clock.waitUntil(interval)
+          wait = clock.sleep(endingIn: interval)
           if head != last {
             last = head
             continuation.yield(.head(head))
@@ -57,7 +57,7 @@ public struct FossilHeadWatcher: Sendable {
           guard !Task.isCancelled, !(error is CancellationError) else { break }
           failures += 1
           let delay = backoff.delay(afterFailures: failures)
-          wait = clock.waitUntil(delay)
+          wait = clock.sleep(endingIn: delay)
           continuation.yield(.waiting(failures: failures, delay: delay, reason: "\(error)"))
         }
         do { try await wait() } catch { break }

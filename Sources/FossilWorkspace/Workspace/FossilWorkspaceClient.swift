@@ -1,7 +1,7 @@
 import ComposableAuthoring
 import ComposableWorkspace
 import Foundation
-import GitWorkspace
+import WorkingCopySupport
 import WorkspaceHTTP
 
 /// A `WorkspaceClient` over a Fossil server (2.21, over HTTP only: no `fossil` executable, no

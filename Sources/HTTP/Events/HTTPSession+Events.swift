@@ -62,7 +62,7 @@ extension HTTPSession {
           request: request.summary, failures: failures, lastFailure: reason)
       }
       let delay = options.reconnect.delay(afterFailures: failures, base: serverRetry)
-      let wait = clock.waitUntil(delay)
+      let wait = clock.sleep(endingIn: delay)
       log("↻ \(request.summary) in \(delay): \(reason)")
       options.onStateChange(.waiting(delay: delay, reason: reason))
       try await wait()

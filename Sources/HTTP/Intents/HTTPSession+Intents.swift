@@ -56,7 +56,7 @@ extension HTTPSession {
           intent: intent.summary, key: intent.key, attempts: failures, lastFailure: reason)
       }
       let delay = policy.backoff.delay(afterFailures: failures, base: serverDelay)
-      let wait = clock.waitUntil(delay)
+      let wait = clock.sleep(endingIn: delay)
       log("↻ \(intent.summary) (Idempotency-Key \(intent.key)) in \(delay): \(reason)")
       progress(.waiting(attempt: failures, delay: delay, reason: reason))
       try await wait()
@@ -68,14 +68,5 @@ extension HTTPSession {
     guard let value = response.headers["Retry-After"], let seconds = Int(value), seconds >= 0
     else { return nil }
     return .seconds(min(seconds, 3600))
-  }
-}
-
-extension Clock where Duration == Swift.Duration {
-  /// A wait whose deadline is fixed now: however late it is awaited, it ends `delay` after
-  /// this call (so a test may advance a `TestClock` as soon as it hears of the wait).
-  package func waitUntil(_ delay: Duration) -> @Sendable () async throws -> Void {
-    let deadline = now.advanced(by: delay)
-    return { try await self.sleep(until: deadline, tolerance: nil) }
   }
 }

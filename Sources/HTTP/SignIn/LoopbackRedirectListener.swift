@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import LoopbackSockets
 
 /// A one-shot listener on 127.0.0.1 (a free port) for the browser's return from a sign-in:
 /// it accepts only the return that carries this sign-in's `state`, answers every other
@@ -55,7 +56,7 @@ public final class LoopbackRedirectListener: Sendable {
   /// every case.
   public func waitForReturn(timeout: Duration) async throws -> [String: String] {
     let clock = DependencyValues.current.clock
-    let wait = clock.waitUntil(timeout)
+    let wait = clock.sleep(endingIn: timeout)
     do {
       let query = try await withThrowingTaskGroup(of: [String: String].self) { group in
         group.addTask { try await self.accepted() }

@@ -290,7 +290,10 @@ public final class HTTPSession: Sendable {
     text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? ""
   }
 
-  package func log(_ line: @autoclosure () -> String) {
+  /// Writes `line` through the configuration's logger, if it has one. For layers built on the
+  /// session (a Fossil client, say) that narrate their own steps beside its request lines;
+  /// the line is built only when there is a logger. Never pass a secret.
+  public func log(_ line: @autoclosure () -> String) {
     configuration.logger?.log(line())
   }
 

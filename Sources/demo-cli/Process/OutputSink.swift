@@ -1,5 +1,5 @@
 import Foundation
-import GitWorkspace
+import ProcessSupport
 
 /// Where the tool writes: standard output for results, standard error for process-level errors
 /// (usage, an unreadable state file). Injected, so tests capture the text.

@@ -1,7 +1,7 @@
 import ComposableCore
 import Dispatch
 import Foundation
-import GitWorkspace
+import ProcessSupport
 
 /// The folders a run makes for itself: private (mode 0700, made by `mkdtemp`) and removed when
 /// the run ends — at its normal end, and when SIGINT, SIGTERM or SIGHUP interrupts it (its

@@ -1,5 +1,5 @@
 import Foundation
-import GitWorkspace
+import ProcessSupport
 
 /// Reads and writes a state file on disk: atomically (a temporary file in the same directory,
 /// then `rename`, then the directory synced), with mode 0600.

@@ -1,7 +1,7 @@
 import Foundation
+import ProcessSupport
+import ProcessTestSupport
 import Testing
-
-@testable import GitWorkspace
 
 @Suite("Executable files (git hooks)")
 struct ExecutableFileTests {

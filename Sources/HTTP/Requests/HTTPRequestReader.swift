@@ -1,21 +1,22 @@
 import Foundation
+import LoopbackSockets
 
 /// One request read off a connection: its validated head and its whole body.
-package struct HTTPIncomingRequest: Sendable {
-  package var head: HTTPRequestHead
-  package var body: Data
+public struct HTTPIncomingRequest: Sendable {
+  public var head: HTTPRequestHead
+  public var body: Data
 }
 
 /// Reads HTTP/1.x requests, one after another, from a loopback connection, within limits.
 ///
 /// Bytes that arrive after one request (a pipelined next request) are kept for the next call.
-package struct HTTPRequestReader {
+public struct HTTPRequestReader {
   private let connection: LoopbackConnection
   private let limits: HTTPRequestLimits
   private var buffer: [UInt8] = []
   private static let chunkSize = 16 * 1024
 
-  package init(connection: LoopbackConnection, limits: HTTPRequestLimits) {
+  public init(connection: LoopbackConnection, limits: HTTPRequestLimits) {
     self.connection = connection
     self.limits = limits
   }
@@ -23,7 +24,7 @@ package struct HTTPRequestReader {
   /// The next request, or `nil` when the peer closed (or went quiet past the receive timeout)
   /// between requests. Throws ``HTTPRequestRejection`` for a request that must be refused with
   /// its status, and ``LoopbackSocketError`` when the connection failed mid-request.
-  package mutating func next() throws -> HTTPIncomingRequest? {
+  public mutating func next() throws -> HTTPIncomingRequest? {
     var scanned = 0
     var headEnd: (head: Int, body: Int)?
     while true {

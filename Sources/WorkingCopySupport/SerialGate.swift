@@ -3,14 +3,14 @@
 /// For live integrations (the Git and Fossil clients): keyed by a working copy's path, two
 /// operations of one workspace never interleave their reads and writes of its files, refs or
 /// records, whichever client value or task calls them. One gate serves the whole process.
-package actor SerialGate {
-  package static let shared = SerialGate()
+public actor SerialGate {
+  public static let shared = SerialGate()
 
   private var tails: [String: Task<Void, Never>] = [:]
 
   /// Runs `operation` after every operation queued before under `key`; a cancelled caller
   /// cancels its operation (one that had not started yet does not start).
-  package func run<T: Sendable>(
+  public func run<T: Sendable>(
     _ key: String,
     _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {

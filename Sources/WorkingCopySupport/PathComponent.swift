@@ -29,5 +29,5 @@ public enum PathComponent {
 
 extension WorkspaceID {
   /// The id as one safe directory name (see ``PathComponent``).
-  var directoryName: String { PathComponent.escaping(rawValue) }
+  public var directoryName: String { PathComponent.escaping(rawValue) }
 }

@@ -1,13 +1,13 @@
 /// Limits a loopback server applies to every request it reads.
-package struct HTTPRequestLimits: Sendable, Equatable {
+public struct HTTPRequestLimits: Sendable, Equatable {
   /// The request line and all header lines together, in bytes.
-  package var maxHeadBytes: Int
+  public var maxHeadBytes: Int
   /// How many header fields a request may have.
-  package var maxHeaderCount: Int
+  public var maxHeaderCount: Int
   /// The largest body accepted (by its `Content-Length`).
-  package var maxBodyBytes: Int
+  public var maxBodyBytes: Int
 
-  package init(maxHeadBytes: Int, maxHeaderCount: Int, maxBodyBytes: Int) {
+  public init(maxHeadBytes: Int, maxHeaderCount: Int, maxBodyBytes: Int) {
     self.maxHeadBytes = maxHeadBytes
     self.maxHeaderCount = maxHeaderCount
     self.maxBodyBytes = maxBodyBytes
@@ -15,7 +15,7 @@ package struct HTTPRequestLimits: Sendable, Equatable {
 }
 
 /// Why a request was refused before it reached a handler, and the status that says so.
-package enum HTTPRequestRejection: Error, Equatable, CustomStringConvertible {
+public enum HTTPRequestRejection: Error, Equatable, CustomStringConvertible {
   case malformed(String)
   case headTooLarge(limit: Int)
   case tooManyHeaders(limit: Int)
@@ -25,7 +25,7 @@ package enum HTTPRequestRejection: Error, Equatable, CustomStringConvertible {
   case timedOut
 
   /// The response status: 400, 431, 413, 501, 505 or 408.
-  package var status: Int {
+  public var status: Int {
     switch self {
     case .malformed: 400
     case .headTooLarge, .tooManyHeaders: 431
@@ -36,7 +36,7 @@ package enum HTTPRequestRejection: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .malformed(let reason): "Malformed request: \(reason)."
     case .headTooLarge(let limit): "The request's header section exceeds \(limit) bytes."
@@ -50,24 +50,24 @@ package enum HTTPRequestRejection: Error, Equatable, CustomStringConvertible {
 }
 
 /// The request line and header fields of one HTTP/1.x request, validated.
-package struct HTTPRequestHead: Sendable, Equatable {
-  package var method: HTTPMethod
+public struct HTTPRequestHead: Sendable, Equatable {
+  public var method: HTTPMethod
   /// The origin-form target: path and optional query, exactly as sent.
-  package var target: String
+  public var target: String
   /// `HTTP/1.0` or `HTTP/1.1`.
-  package var version: String
-  package var headers: HTTPHeaders
+  public var version: String
+  public var headers: HTTPHeaders
   /// The body's length from `Content-Length` (0 when absent).
-  package var contentLength: Int
+  public var contentLength: Int
 
   /// Whether the client asked to keep the connection open after this exchange.
-  package var keepsAlive: Bool {
+  public var keepsAlive: Bool {
     let connection = headers["Connection"]?.lowercased() ?? ""
     return version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
   }
 
   /// Parses `bytes`: everything before the blank line that ends the header section.
-  package static func parse(_ bytes: ArraySlice<UInt8>, limits: HTTPRequestLimits)
+  public static func parse(_ bytes: ArraySlice<UInt8>, limits: HTTPRequestLimits)
     throws(HTTPRequestRejection) -> HTTPRequestHead
   {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)

@@ -8,10 +8,10 @@ import Foundation
 
 /// Writing whole buffers to a file descriptor, for the places that write through descriptors of
 /// their own (a hook script, a child's input, the demo's state file, its terminal output).
-package enum FileDescriptorWriting {
+public enum FileDescriptorWriting {
   /// Writes every byte of `bytes` to `descriptor`, again after an interrupted write. Returns
   /// `false` when a write fails (`errno` tells why) or writes nothing.
-  package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {
+  public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {

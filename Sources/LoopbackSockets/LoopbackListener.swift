@@ -10,16 +10,16 @@ import Foundation
 /// A TCP listener on 127.0.0.1 that accepts on a thread of its own and hands each connection
 /// to `onConnection` on a new thread (blocking socket I/O never runs on the Swift concurrency
 /// pool). Port 0 asks the kernel for a free port; ``port`` tells which one it gave.
-package final class LoopbackListener: Sendable {
+public final class LoopbackListener: Sendable {
   /// The port the listener is bound to.
-  package let port: UInt16
+  public let port: UInt16
   private let descriptor: Int32
   private let wake: (read: Int32, write: Int32)
   private let finished = DispatchSemaphore(value: 0)
   private let stopping = LockIsolated(false)
 
   /// Binds 127.0.0.1:`port` and starts accepting.
-  package init(
+  public init(
     port: UInt16 = 0,
     onConnection: @escaping @Sendable (LoopbackConnection) -> Void
   ) throws(LoopbackSocketError) {
@@ -45,7 +45,7 @@ package final class LoopbackListener: Sendable {
 
   /// Stops accepting and closes the listening socket; returns once the accept thread ended.
   /// Connections already handed out are their owners' to end. Calling it again does nothing.
-  package func stop() async {
+  public func stop() async {
     let first = stopping.withValue { stopping -> Bool in
       defer { stopping = true }
       return !stopping

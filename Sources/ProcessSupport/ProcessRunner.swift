@@ -26,7 +26,7 @@ import Foundation
 public struct ProcessRunner: Sendable {
   /// The first executable file named `name` in the directories of `PATH` (`/usr/bin:/bin`
   /// when it is unset), or `nil`.
-  package static func findOnPath(_ name: String) -> URL? {
+  public static func findOnPath(_ name: String) -> URL? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
     for directory in path.split(separator: ":") where !directory.isEmpty {
       let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)

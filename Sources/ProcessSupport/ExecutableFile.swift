@@ -13,9 +13,9 @@ import Foundation
 /// child that this process starts while the file is being written (a `git` spawned by another
 /// task) would inherit the writable descriptor and keep it for its whole life: executing the
 /// script then fails with "Text file busy" (ETXTBSY) until that child ends.
-enum ExecutableFile {
+public enum ExecutableFile {
   /// Writes `text` to `file` with `permissions`, replacing what is there.
-  static func write(_ text: String, to file: URL, permissions: mode_t) throws {
+  public static func write(_ text: String, to file: URL, permissions: mode_t) throws {
     let temporary = file.deletingLastPathComponent()
       .appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)

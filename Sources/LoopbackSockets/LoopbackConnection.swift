@@ -7,13 +7,13 @@ import Foundation
 #endif
 
 /// Why a loopback socket operation failed.
-package enum LoopbackSocketError: Error, Equatable, CustomStringConvertible {
+public enum LoopbackSocketError: Error, Equatable, CustomStringConvertible {
   /// A system call failed; `message` is the system's text and errno.
   case system(operation: String, message: String)
   /// A receive or send did not complete within the socket's timeout.
   case timedOut(operation: String)
 
-  package var description: String {
+  public var description: String {
     switch self {
     case .system(let operation, let message): "\(operation) failed: \(message)"
     case .timedOut(let operation): "\(operation) timed out"
@@ -30,18 +30,18 @@ package enum LoopbackSocketError: Error, Equatable, CustomStringConvertible {
 /// One accepted (or connected) TCP connection on 127.0.0.1, with blocking I/O bounded by
 /// socket timeouts. One thread owns it and closes it; any thread may `shutDown()` it to wake
 /// that owner.
-package final class LoopbackConnection: @unchecked Sendable {
+public final class LoopbackConnection: @unchecked Sendable {
   private let descriptor: Int32
   private let lock = NSLock()
   private var isClosed = false
 
-  package init(adopting descriptor: Int32) {
+  public init(adopting descriptor: Int32) {
     self.descriptor = descriptor
     SystemCall.prepareAccepted(descriptor)
   }
 
   /// Connects to `127.0.0.1:port` (for tests that speak raw bytes to a server).
-  package static func connect(toLoopbackPort port: UInt16) throws(LoopbackSocketError)
+  public static func connect(toLoopbackPort port: UInt16) throws(LoopbackSocketError)
     -> LoopbackConnection
   {
     let descriptor = SystemCall.makeStreamSocket()
@@ -61,17 +61,17 @@ package final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Bounds every later `receive` (a stalled peer then gives `.timedOut`).
-  package func setReceiveTimeout(milliseconds: Int) {
+  public func setReceiveTimeout(milliseconds: Int) {
     SystemCall.setTimeout(descriptor, option: SO_RCVTIMEO, milliseconds: milliseconds)
   }
 
   /// Bounds every later `send` (a peer that stopped reading then gives `.timedOut`).
-  package func setSendTimeout(milliseconds: Int) {
+  public func setSendTimeout(milliseconds: Int) {
     SystemCall.setTimeout(descriptor, option: SO_SNDTIMEO, milliseconds: milliseconds)
   }
 
   /// Reads what is available, at most `maximum` bytes; an empty answer means the peer closed.
-  package func receive(upTo maximum: Int) throws(LoopbackSocketError) -> [UInt8] {
+  public func receive(upTo maximum: Int) throws(LoopbackSocketError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: maximum)
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
@@ -82,7 +82,7 @@ package final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Writes all of `bytes`, or throws.
-  package func send(_ bytes: some DataProtocol) throws(LoopbackSocketError) {
+  public func send(_ bytes: some DataProtocol) throws(LoopbackSocketError) {
     let contiguous = Array(bytes)
     var offset = 0
     while offset < contiguous.count {
@@ -100,7 +100,7 @@ package final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// What the peer did since the last look, without waiting.
-  package enum PeerState: Equatable {
+  public enum PeerState: Equatable {
     /// Nothing: the connection is open and quiet.
     case open
     /// The peer closed or reset the connection.
@@ -111,7 +111,7 @@ package final class LoopbackConnection: @unchecked Sendable {
 
   /// Whether the peer has closed, reset, or written to the connection. With
   /// `discardingInput`, bytes it sent are read and dropped (a streaming response expects none).
-  package func peerState(discardingInput: Bool) -> PeerState {
+  public func peerState(discardingInput: Bool) -> PeerState {
     guard !SystemCall.waitReadable([descriptor], timeoutMilliseconds: 0).isEmpty else {
       return .open
     }
@@ -128,7 +128,7 @@ package final class LoopbackConnection: @unchecked Sendable {
   /// Closes after an answer that refused the request: stops writing, then reads and drops
   /// what the peer still sends (briefly, boundedly), so the peer reads the answer instead of a
   /// reset caused by unread bytes.
-  package func closeAfterDraining() {
+  public func closeAfterDraining() {
     _ = shutdown(descriptor, Int32(SHUT_WR))
     setReceiveTimeout(milliseconds: 200)
     var drained = 0
@@ -139,7 +139,7 @@ package final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Ends both directions so a thread blocked on this connection wakes up; safe from any thread.
-  package func shutDown() {
+  public func shutDown() {
     lock.lock()
     defer { lock.unlock() }
     if !isClosed { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
@@ -147,7 +147,7 @@ package final class LoopbackConnection: @unchecked Sendable {
 
   /// Closes the connection with a reset (RST) instead of an orderly close: the peer sees
   /// "connection reset by peer". For fault injection.
-  package func reset() {
+  public func reset() {
     var linger = makeLinger(onoff: 1, seconds: 0)
     _ = setsockopt(
       descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout.size(ofValue: linger)))
@@ -155,7 +155,7 @@ package final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Closes the descriptor (once; later calls do nothing).
-  package func close() {
+  public func close() {
     lock.lock()
     defer { lock.unlock() }
     guard !isClosed else { return }
