@@ -52,7 +52,7 @@ import WorkingCopySupport
 ///   also changed upstream, nothing is changed and
 ///   ``GitWorkspaceError/localEditsWouldBeOverwritten(_:message:)`` lists the paths.
 /// - **listProposals** / **merge(proposalID:)** are for reviewers (and the demo).
-public struct GitWorkspaceClient: Sendable {
+public struct GitWorkspaceClient: WorkspaceIntegration {
   /// Where and how this client works.
   public let configuration: GitWorkspaceConfiguration
   let capability: @Sendable () async -> AuthoringContext?
@@ -102,23 +102,6 @@ public struct GitWorkspaceClient: Sendable {
       configuration: GitWorkspaceConfiguration(
         remote: remote, root: root, defaultBranch: defaultBranch),
       capability: capability
-    )
-  }
-
-  /// The `WorkspaceClient` to install with `.dependency(…)`.
-  public var client: WorkspaceClient<GitWorkingCopy, GitChangeSet> {
-    WorkspaceClient(
-      prepareSource: { id in try await self.prepareSource(id) },
-      refreshBaseline: { source, baseline in
-        WorkspaceSession(source: source, baseline: try await self.refreshBaseline(source, baseline))
-      },
-      selectBranch: { source, branch in
-        WorkspaceSession(source: source, baseline: try await self.selectBranch(source, branch))
-      },
-      captureChanges: { source, baseline in try await self.captureChanges(source, baseline) },
-      publishProposal: { source, baseline, changes, request in
-        try await self.publishProposal(source, baseline, changes, request)
-      }
     )
   }
 

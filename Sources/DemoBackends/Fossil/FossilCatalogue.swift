@@ -9,28 +9,14 @@ import WorkspaceDemoFeature
 /// at a check-in), branch heads, the proposals in the demo's shape, and the reviewer's merge.
 /// Reads are public calls (they work signed out when the server lets `nobody` read); the
 /// listing and the merge are the reviewer's Fossil workspace client's.
-struct FossilCatalogue: CatalogueReader {
+struct FossilCatalogue: ReviewedCatalogue {
   let reader: FossilReader
   let reviewer: FossilWorkspaceClient
 
-  /// The `CatalogueClient` the application uses.
-  var client: CatalogueClient {
-    CatalogueClient(
-      events: { reference in try await self.events(atRevision: reference.revision) },
-      proposals: {
-        do {
-          return try await self.listing()
-        } catch {
-          reportIssue("Listing the proposals of \(self.reviewer.session.baseURL) failed: \(error)")
-          return []
-        }
-      },
-      merge: { id in try await self.reviewer.merge(proposalID: id) }
-    )
-  }
+  var location: String { reviewer.session.baseURL.absoluteString }
 
-  func events(at reference: WorkspaceBranchReference) async -> [Event]? {
-    try? await events(atRevision: reference.revision)
+  func merge(proposalID: String) async throws -> WorkspaceBranchReference {
+    try await reviewer.merge(proposalID: proposalID)
   }
 
   func head(of branch: BranchName) async -> String? {
@@ -41,10 +27,6 @@ struct FossilCatalogue: CatalogueReader {
   func branches() async -> [String] {
     let prefix = reviewer.configuration.proposalPrefix
     return ((try? await reader.branches()) ?? []).filter { !$0.hasPrefix(prefix) }
-  }
-
-  func allProposals() async -> [DemoProposal] {
-    (try? await listing()) ?? []
   }
 
   /// A proposal by its id (its branch) or its bare key.

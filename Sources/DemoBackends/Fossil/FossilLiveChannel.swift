@@ -17,12 +17,10 @@ import WorkspaceHTTP
 ///   Fossil keeping one login per user; an expiry), the session ended the Fossil way on the
 ///   call that met it; the next drain or wait announces
 ///   ``BackendAnnouncement/sessionEnded(reason:)`` once — never the app's own sign-out.
-final class FossilLiveChannel: LiveChannel {
+final class FossilLiveChannel: InboxLiveChannel {
   private let session: FossilSession
-  private let inbox = AnnouncementInbox()
+  let inbox = AnnouncementInbox()
   private let watching: LockIsolated<Task<Void, Never>?>
-  /// Whether the current session's end was announced (reset while signed in).
-  private let endAnnounced = LockIsolated(false)
   let source: String
 
   /// Watches `branch` on the server `session` speaks to, looking every `interval`.
@@ -42,18 +40,6 @@ final class FossilLiveChannel: LiveChannel {
       })
   }
 
-  func drain() -> [BackendAnnouncement] {
-    announceSessionEnd()
-    return inbox.drain()
-  }
-
-  func wait(
-    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
-  ) async -> BackendAnnouncement? {
-    announceSessionEnd()
-    return await inbox.wait(timeout: timeout, for: match)
-  }
-
   func close() async {
     let task = watching.withValue { task in
       defer { task = nil }
@@ -63,18 +49,12 @@ final class FossilLiveChannel: LiveChannel {
     await task?.value
   }
 
-  /// Announces, once per session, that the server ended it (the app's sign-out is no news).
-  private func announceSessionEnd() {
-    let status = session.status
-    let end = endAnnounced.withValue { announced -> SessionEnd? in
-      if status.isSignedIn {
-        announced = false
-        return nil
-      }
-      guard case .signedOut(let end?) = status, end != .signedOut, !announced else { return nil }
-      announced = true
-      return end
+  var observedSession: ObservedSession {
+    switch session.status {
+    case .signedIn: .signedIn
+    case .signedOut(let end?) where end != .signedOut: .endedByServer(reason: end.description)
+    case .signedOut: .signedOutByApp
     }
-    if let end { inbox.append(.sessionEnded(reason: end.description)) }
   }
+
 }

@@ -4,6 +4,7 @@ import ComposableWorkspace
 import DemoBackendInterface
 import Foundation
 import GitWorkspace
+import WorkingCopySupport
 import WorkspaceDemoFeature
 
 /// The catalogue on a Git remote, read and reviewed: revision snapshots, branch heads, the
@@ -15,14 +16,13 @@ import WorkspaceDemoFeature
 /// (``GitWorkspaceClient/listProposals()``, ``GitWorkspaceClient/merge(proposalID:)``), run by a
 /// client whose capability is the demo's reviewer: reviewing is not authoring, as on the
 /// in-memory system.
-struct GitCatalogue: CatalogueReader {
+struct GitCatalogue: ReviewedCatalogue {
   /// The remote, as git is given it.
   let remote: String
   /// The reviewer's Git client (listing, merging).
   let reviewer: GitWorkspaceClient
   let reader: EventReader
   private let mirror: URL
-  private let queue = AsyncSerialQueue()
 
   /// A catalogue of `remote`, keeping its mirror (and the reviewer's repository) under `root`.
   init(remote: String, root: URL, git: GitProcess = GitProcess()) {
@@ -46,27 +46,13 @@ struct GitCatalogue: CatalogueReader {
   private var git: GitProcess { reader.git }
   private var namespace: String { reviewer.configuration.proposalNamespace }
 
-  /// The `CatalogueClient` the application uses.
-  var client: CatalogueClient {
-    CatalogueClient(
-      events: { reference in try await self.events(atRevision: reference.revision) },
-      proposals: {
-        do {
-          return try await self.listing()
-        } catch {
-          reportIssue("Listing the proposals of \(self.remote) failed: \(error)")
-          return []
-        }
-      },
-      merge: { id in try await self.reviewer.merge(proposalID: id) }
-    )
+  var location: String { remote }
+
+  func merge(proposalID: String) async throws -> WorkspaceBranchReference {
+    try await reviewer.merge(proposalID: proposalID)
   }
 
   // MARK: CatalogueReader
-
-  func events(at reference: WorkspaceBranchReference) async -> [Event]? {
-    try? await events(atRevision: reference.revision)
-  }
 
   func head(of branch: BranchName) async -> String? {
     (try? await heads())?[branch.rawValue]
@@ -74,10 +60,6 @@ struct GitCatalogue: CatalogueReader {
 
   func branches() async -> [String] {
     ((try? await heads()) ?? [:]).keys.sorted()
-  }
-
-  func allProposals() async -> [DemoProposal] {
-    (try? await listing()) ?? []
   }
 
   /// A proposal by its record id (`refs/proposals/<key>`) or its bare key.
@@ -90,7 +72,7 @@ struct GitCatalogue: CatalogueReader {
 
   /// The events of commit `revision`, fetched into the mirror when it is not there yet.
   func events(atRevision revision: String) async throws -> [Event] {
-    try await queue.run {
+    try await SerialGate.shared.run(mirror.path) {
       try await self.openMirror()
       if try await self.reader.commit(revision, in: self.mirror) == nil {
         try await self.fetch()
@@ -101,7 +83,7 @@ struct GitCatalogue: CatalogueReader {
 
   /// The remote's branches and their heads (one `git ls-remote`).
   func heads() async throws -> [String: String] {
-    try await queue.run { try await self.openMirror() }
+    try await SerialGate.shared.run(mirror.path) { try await self.openMirror() }
     let listing = try await git.text(["ls-remote", "--heads", "origin"], in: mirror)
     var heads: [String: String] = [:]
     for line in listing.split(separator: "\n") {
@@ -116,7 +98,7 @@ struct GitCatalogue: CatalogueReader {
   /// against its own), open or merged — and then into which revision of its branch.
   func listing() async throws -> [DemoProposal] {
     let proposals = try await reviewer.listProposals()
-    try await queue.run {
+    try await SerialGate.shared.run(mirror.path) {
       try await self.openMirror()
       try await self.fetch()
     }
@@ -203,23 +185,4 @@ struct GitCatalogue: CatalogueReader {
 extension UUID {
   /// The bytes of the nil UUID.
   fileprivate static let zero: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-}
-
-/// Runs async operations one at a time, in the order they were submitted.
-actor AsyncSerialQueue {
-  private var last: Task<Void, Never>?
-
-  func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    let previous = last
-    let task = Task {
-      await previous?.value
-      return try await operation()
-    }
-    last = Task { _ = await task.result }
-    return try await withTaskCancellationHandler {
-      try await task.value
-    } onCancel: {
-      task.cancel()
-    }
-  }
 }

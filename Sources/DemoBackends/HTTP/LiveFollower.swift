@@ -15,15 +15,13 @@ import WorkspaceHTTP
 /// is announced — read from the session's status when the host drains or waits, so a command
 /// that met the 401 hears it at once; the follower then waits for the next sign-in without
 /// sending anything.
-final class LiveFollower: LiveChannel {
+final class LiveFollower: InboxLiveChannel {
   private let session: HTTPSession
   private let configuration: HTTPBackendConfiguration
-  private let inbox = AnnouncementInbox()
+  let inbox = AnnouncementInbox()
   private let cursor = LockIsolated<String?>(nil)
   private let follower = LockIsolated<Task<Void, Never>?>(nil)
   private let closed = LockIsolated(false)
-  /// Whether the current session's end was announced (reset by each sign-in).
-  private let endAnnounced = LockIsolated(false)
 
   init(session: HTTPSession, configuration: HTTPBackendConfiguration) {
     self.session = session
@@ -34,7 +32,7 @@ final class LiveFollower: LiveChannel {
   /// first call.
   func resume(after id: String) {
     cursor.setValue(id)
-    endAnnounced.setValue(false)
+    inbox.sessionBegan()
     guard !closed.current else { return }
     follower.withValue { task in
       guard task == nil else { return }
@@ -44,27 +42,12 @@ final class LiveFollower: LiveChannel {
     }
   }
 
-  func drain() -> [BackendAnnouncement] {
-    announceSessionEnd()
-    return inbox.drain()
-  }
-
-  func wait(
-    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
-  ) async -> BackendAnnouncement? {
-    announceSessionEnd()
-    return await inbox.wait(timeout: timeout, for: match)
-  }
-
-  /// Announces, once, that the server ended the session (the app's own sign-out is no news).
-  private func announceSessionEnd() {
-    guard case .signedOut(let end?) = session.status, end != .signedOut,
-      endAnnounced.withValue({ announced in
-        defer { announced = true }
-        return !announced
-      })
-    else { return }
-    inbox.append(.sessionEnded(reason: end.description))
+  var observedSession: ObservedSession {
+    switch session.status {
+    case .signedIn: .signedIn
+    case .signedOut(let end?) where end != .signedOut: .endedByServer(reason: end.description)
+    case .signedOut: .signedOutByApp
+    }
   }
 
   var source: String { "announced by the server on its event stream (SSE), not polled" }

@@ -20,6 +20,8 @@ public final class AnnouncementInbox: Sendable {
     var all: [BackendAnnouncement] = []
     var drained = 0
     var waiters: [UUID: Waiter] = [:]
+    /// Whether the current session's end was announced (reset while signed in).
+    var endAnnounced = false
   }
 
   private let state = LockIsolated(State())
@@ -35,6 +37,29 @@ public final class AnnouncementInbox: Sendable {
       return Array(matching.values)
     }
     for waiter in woken { waiter.continuation.resume(returning: announcement) }
+  }
+
+  /// Announces ``BackendAnnouncement/sessionEnded(reason:)`` once per session the server ended,
+  /// as `session` shows it now; a session seen signed in (or begun, ``sessionBegan()``) may be
+  /// announced again when it ends. The app's own sign-out is no news.
+  public func note(_ session: ObservedSession) {
+    let reason = state.withValue { state -> String? in
+      switch session {
+      case .signedIn, .signedOutByApp:
+        if session == .signedIn { state.endAnnounced = false }
+        return nil
+      case .endedByServer(let reason):
+        guard !state.endAnnounced else { return nil }
+        state.endAnnounced = true
+        return reason
+      }
+    }
+    if let reason { append(.sessionEnded(reason: reason)) }
+  }
+
+  /// A new session began: its end is news again.
+  public func sessionBegan() {
+    state.withValue { $0.endAnnounced = false }
   }
 
   /// The announcements appended since the previous call, oldest first.

@@ -29,6 +29,39 @@ public protocol LiveChannel: Sendable {
   var source: String { get }
 }
 
+/// A ``LiveChannel`` whose announcements wait in an ``AnnouncementInbox`` and that announces,
+/// once per session, that the server ended it — noticed from ``observedSession`` whenever the
+/// host drains or waits, so a command that met the end hears it at once.
+public protocol InboxLiveChannel: LiveChannel {
+  /// Where the channel's announcements wait.
+  var inbox: AnnouncementInbox { get }
+  /// The session as the channel's connection shows it now.
+  var observedSession: ObservedSession { get }
+}
+
+extension InboxLiveChannel {
+  public func drain() -> [BackendAnnouncement] {
+    inbox.note(observedSession)
+    return inbox.drain()
+  }
+
+  public func wait(
+    timeout: Duration, for match: @escaping @Sendable (BackendAnnouncement) -> Bool
+  ) async -> BackendAnnouncement? {
+    inbox.note(observedSession)
+    return await inbox.wait(timeout: timeout, for: match)
+  }
+}
+
+/// A session as a live channel sees it.
+public enum ObservedSession: Sendable, Equatable {
+  case signedIn
+  /// Never signed in, or the app signed out (no news).
+  case signedOutByApp
+  /// The server ended it (a 401, a logout elsewhere, an expiry), for `reason`.
+  case endedByServer(reason: String)
+}
+
 /// One thing a backend announced.
 public enum BackendAnnouncement: Sendable, Equatable {
   /// The server announced a change on its live channel.

@@ -46,7 +46,7 @@ import WorkspaceHTTP
 /// - **listProposals** / **merge(proposalID:)** are for reviewers (and the demo).
 ///
 /// Operations on one working copy are serialized in the process.
-public struct FossilWorkspaceClient: Sendable {
+public struct FossilWorkspaceClient: WorkspaceIntegration {
   /// Where and how this client keeps its workspaces.
   public let configuration: FossilWorkspaceConfiguration
   /// The conversation with the server (its login is the application's).
@@ -72,23 +72,6 @@ public struct FossilWorkspaceClient: Sendable {
     self.session = session
     self.configuration = configuration
     self.capability = capability
-  }
-
-  /// The `WorkspaceClient` to install with `.dependency(…)`.
-  public var client: WorkspaceClient<FossilWorkingCopy, FossilChangeSet> {
-    WorkspaceClient(
-      prepareSource: { id in try await self.prepareSource(id) },
-      refreshBaseline: { source, baseline in
-        WorkspaceSession(source: source, baseline: try await self.refreshBaseline(source, baseline))
-      },
-      selectBranch: { source, branch in
-        WorkspaceSession(source: source, baseline: try await self.selectBranch(source, branch))
-      },
-      captureChanges: { source, baseline in try await self.captureChanges(source, baseline) },
-      publishProposal: { source, baseline, changes, request in
-        try await self.publishProposal(source, baseline, changes, request)
-      }
-    )
   }
 
   /// The working copy workspace `id` uses (whether or not it was prepared yet).
