@@ -205,7 +205,8 @@ let package = Package(
     ),
     // Test support: scripts and git commands run without blocking or "Text file busy" races.
     .target(
-      name: "ProcessTestSupport", dependencies: ["ProcessSupport"], path: "Tests/ProcessTestSupport"
+      name: "ProcessTestSupport", dependencies: ["ComposableCore", "ProcessSupport"],
+      path: "Tests/ProcessTestSupport"
     ),
     .testTarget(
       name: "ProcessSupportTests",

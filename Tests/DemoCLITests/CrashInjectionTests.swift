@@ -45,14 +45,14 @@ struct CrashInjectionTests {
 
   @Test(
     "On Git: killed at any step (the push included), exactly one record after the restart",
-    arguments: CrashInjection.Step.allCases.map(Kill.at) + [.duringPush])
+    .requires(.git), arguments: CrashInjection.Step.allCases.map(Kill.at) + [.duringPush])
   func git(_ kill: Kill) async throws {
     try await publish(killed: kill, onGit: true)
   }
 
   @Test(
     "On Fossil: killed at any step, exactly one proposal branch after the restart and a sign-in",
-    arguments: CrashInjection.Step.allCases.map(Kill.at))
+    .requires(.fossil), arguments: CrashInjection.Step.allCases.map(Kill.at))
   func fossil(_ kill: Kill) async throws {
     try await Turns.taking(.fossil) {
       let server = try await FossilDemoServer.start()

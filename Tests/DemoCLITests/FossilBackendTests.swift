@@ -3,6 +3,7 @@ import DemoFossilBackend
 import FossilWorkspace
 import Foundation
 import HTTPTestSupport
+import ProcessTestSupport
 import Testing
 
 @testable import demo_cli
@@ -10,7 +11,7 @@ import Testing
 /// The demo on a real `fossil server`: sign-in, admission, proposals and the reviewer's merge
 /// all on the server.
 @MainActor
-@Suite("The Fossil backend")
+@Suite("The Fossil backend", .requires(.fossil))
 struct FossilBackendTests {
   @Test(
     "The walk on a new Fossil server: P1 and P2 against the first check-in, the reviewer's merge, the notice, the refresh, P3"

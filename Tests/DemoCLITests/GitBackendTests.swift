@@ -10,7 +10,7 @@ import WorkspaceDemoFeature
 
 /// The demo on a real Git remote: a bare repository created by each test in its own folder.
 @MainActor
-@Suite("The Git backend")
+@Suite("The Git backend", .requires(.git))
 struct GitBackendTests {
   @Test(
     "The walk on a new bare remote: P1 and P2 against the first commit, the merge, the refresh, P3 against the new head"

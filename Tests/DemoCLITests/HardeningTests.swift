@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import demo_cli
@@ -210,7 +211,9 @@ struct HardeningTests {
     }
   }
 
-  @Test("Temporary folders are private and removed when SIGTERM or SIGINT ends the run")
+  @Test(
+    "Temporary folders are private and removed when SIGTERM or SIGINT ends the run",
+    .requires(.git))
   func temporaryFolders() async throws {
     for signal in [SIGTERM, SIGINT] {
       let directory = try temporaryDirectory()
@@ -245,7 +248,7 @@ struct HardeningTests {
     }
   }
 
-  @Test("FILE.workspaces is made private (0700)")
+  @Test("FILE.workspaces is made private (0700)", .requires(.git))
   func workspacesFolder() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

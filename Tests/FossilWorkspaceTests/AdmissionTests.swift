@@ -2,10 +2,11 @@ import ComposableAuthoring
 import ComposableWorkspace
 import FossilWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 import WorkspaceHTTP
 
-@Suite("Fossil admission")
+@Suite("Fossil admission", .requires(.fossil))
 struct AdmissionTests {
   @Test func aUserWhoMayCheckInIsAdmittedToEditAndPublish() async throws {
     try await FossilFixture.with { fixture in

@@ -4,9 +4,10 @@ import ComposableWorkspace
 import ComposableWorkspaceTesting
 import FossilWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 
-@Suite("Fossil conformance kit")
+@Suite("Fossil conformance kit", .requires(.fossil))
 struct ConformanceTests {
   @Test func theFossilClientKeepsEveryRuleAgainstARealServer() async throws {
     try await FossilFixture.with { fixture in

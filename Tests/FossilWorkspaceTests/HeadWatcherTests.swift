@@ -4,10 +4,11 @@ import FossilWorkspace
 import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
+import ProcessTestSupport
 import Testing
 import WorkspaceHTTP
 
-@Suite("Fossil head watcher")
+@Suite("Fossil head watcher", .requires(.fossil))
 struct HeadWatcherTests {
   @Test func aCheckInByAnotherUserIsSeenAsANewHead() async throws {
     try await FossilFixture.with { fixture in

@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTPServer
+import ProcessTestSupport
 import Testing
 
 @testable import FossilWorkspace
 
-@Suite("Local fossil server")
+@Suite("Local fossil server", .requires(.fossil))
 struct LocalServerTests {
   @Test func aBusyPortIsAClearErrorWhenAskedForAndAnotherPortOtherwise() async throws {
     try await FossilFixture.with { fixture in

@@ -4,6 +4,7 @@ import ComposableWorkspace
 import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
+import ProcessTestSupport
 import Testing
 import WorkspaceHTTP
 
@@ -11,7 +12,7 @@ import WorkspaceHTTP
 
 /// Fossil refuses a request at once with "database is locked" when another writer holds its
 /// repository; nothing was written, so the session sends it again after a backoff.
-@Suite("Fossil's locked repository")
+@Suite("Fossil's locked repository", .requires(.fossil))
 struct LockedRepositoryTests {
   static let lockedEnvelope = """
     {"fossil":"3c53b636","resultCode":"FOSSIL-1103","resultText":"database is locked: \

@@ -2,12 +2,13 @@ import ComposableCore
 import ComposableWorkspace
 import Foundation
 import LoopbackHTTPServer
+import ProcessTestSupport
 import Testing
 import WorkspaceHTTP
 
 @testable import FossilWorkspace
 
-@Suite("Fossil publication faults")
+@Suite("Fossil publication faults", .requires(.fossil))
 struct PublicationFaultTests {
   @Test func aRetryAnswersTheSameRecordAndTheServerHoldsIt() async throws {
     try await FossilFixture.with { fixture in
@@ -212,7 +213,7 @@ enum KillPoint: String, Sendable, CustomTestStringConvertible {
   }
 }
 
-@Suite("Fossil answering garbage")
+@Suite("Fossil answering garbage", .requires(.fossil))
 struct GarbageAnswerTests {
   static let garbage = HTTPServerResponse(
     status: 200, headers: ["Content-Type": "text/html"],
@@ -268,7 +269,7 @@ struct GarbageAnswerTests {
   }
 }
 
-@Suite("Fossil's own stale-parent refusal")
+@Suite("Fossil's own stale-parent refusal", .requires(.fossil))
 struct StaleParentTests {
   /// Another user checks in on the target between the client's head check and its dry run:
   /// Fossil itself refuses the baseline (no longer a leaf), and nothing is created.

@@ -1,10 +1,11 @@
 import ComposableWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import FossilWorkspace
 
-@Suite("Fossil review")
+@Suite("Fossil review", .requires(.fossil))
 struct ReviewTests {
   @Test func aReviewerMergesAProposalAsACommitOnItsTarget() async throws {
     try await FossilFixture.with { fixture in

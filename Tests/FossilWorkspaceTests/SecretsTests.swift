@@ -6,7 +6,7 @@ import WorkspaceHTTP
 
 @testable import FossilWorkspace
 
-@Suite("Fossil secrets")
+@Suite("Fossil secrets", .requires(.fossil))
 struct SecretsTests {
   /// A `fossil` that records its arguments, environment and input: the password never reaches
   /// them, only its hash does, on standard input.

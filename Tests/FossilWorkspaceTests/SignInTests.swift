@@ -3,10 +3,11 @@ import FossilWorkspace
 import Foundation
 import HTTPTestSupport
 import LoopbackHTTPServer
+import ProcessTestSupport
 import Testing
 import WorkspaceHTTP
 
-@Suite("Fossil sign-in")
+@Suite("Fossil sign-in", .requires(.fossil))
 struct SignInTests {
   @Test func signInRestoreAndSignOut() async throws {
     try await FossilFixture.with { fixture in

@@ -1,10 +1,11 @@
 import ComposableWorkspace
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import FossilWorkspace
 
-@Suite("Fossil working copies")
+@Suite("Fossil working copies", .requires(.fossil))
 struct WorkingCopyTests {
   @Test func aPreparedCopyHoldsTheBaselineFilesAndReopensLocally() async throws {
     try await FossilFixture.with { fixture in

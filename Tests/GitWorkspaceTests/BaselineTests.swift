@@ -4,7 +4,7 @@ import GitWorkspace
 import ProcessTestSupport
 import Testing
 
-@Suite("Preparation and baseline")
+@Suite("Preparation and baseline", .requires(.git))
 struct BaselineTests {
   @Test func reopeningKeepsTheWorktreeAndTheRecordedBaseline() async throws {
     let directory = try TemporaryDirectory()

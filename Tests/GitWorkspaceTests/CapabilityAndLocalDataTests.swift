@@ -8,7 +8,7 @@ import ProcessTestSupport
 import Testing
 
 @MainActor
-@Suite("Git client: the capability provider and local data")
+@Suite("Git client: the capability provider and local data", .requires(.git))
 struct CapabilityAndLocalDataTests {
   @Test("The client reads the capability Authoring validated, at every operation")
   func readsTheProvider() async throws {

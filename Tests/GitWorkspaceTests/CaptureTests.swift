@@ -4,7 +4,7 @@ import GitWorkspace
 import ProcessTestSupport
 import Testing
 
-@Suite("Capture")
+@Suite("Capture", .requires(.git))
 struct CaptureTests {
   @Test func detectsModifiedAddedDeletedAndRenamedFilesWithoutTouchingIndexOrHead() async throws {
     let directory = try TemporaryDirectory()

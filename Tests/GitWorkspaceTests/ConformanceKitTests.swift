@@ -7,7 +7,7 @@ import GitWorkspace
 import ProcessTestSupport
 import Testing
 
-@Suite("Conformance kit")
+@Suite("Conformance kit", .requires(.git))
 struct ConformanceKitTests {
   @Test func theGitClientKeepsEveryRule() async throws {
     let directory = try TemporaryDirectory()

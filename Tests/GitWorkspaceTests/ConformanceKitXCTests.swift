@@ -6,6 +6,7 @@ import XCTest
 /// The conformance kit under XCTest: a violation becomes an XCTest failure.
 final class ConformanceKitXCTests: XCTestCase {
   func testGitClientKeepsTheIntegrationContract() async throws {
+    try ExternalTool.git.skipUnlessAvailable()
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     await assertWorkspaceContract {
@@ -14,6 +15,7 @@ final class ConformanceKitXCTests: XCTestCase {
   }
 
   func testProposalsAreListedAndMergedUnderXCTest() async throws {
+    try ExternalTool.git.skipUnlessAvailable()
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let harness = try await GitHarness.make(in: directory)

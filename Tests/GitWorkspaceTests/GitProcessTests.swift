@@ -4,7 +4,7 @@ import ProcessSupport
 import ProcessTestSupport
 import Testing
 
-@Suite("Git process")
+@Suite("Git process", .requires(.git))
 struct GitProcessTests {
   @Test func aFailingCommandIsAGitErrorWithGitsMessage() async throws {
     let directory = try TemporaryDirectory()

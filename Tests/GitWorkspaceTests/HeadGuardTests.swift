@@ -8,7 +8,7 @@ import Testing
 
 /// The head rule under a real race: the remote's pre-receive hook holds the proposal push
 /// (after its pack arrived, before any ref is written) while someone else pushes the branch.
-@Suite("Head guard")
+@Suite("Head guard", .requires(.git))
 struct HeadGuardTests {
   @Test func plainGitWithdrawsAProposalWhoseBranchMovedDuringThePushAndReportsTheRace() async throws
   {

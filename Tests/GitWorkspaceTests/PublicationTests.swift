@@ -6,7 +6,7 @@ import Testing
 
 @testable import GitWorkspace
 
-@Suite("Publication")
+@Suite("Publication", .requires(.git))
 struct PublicationTests {
   @Test func aPushWhoseAnswerWasLostIsAnsweredByTheRetryWithExactlyOneRef() async throws {
     let directory = try TemporaryDirectory()

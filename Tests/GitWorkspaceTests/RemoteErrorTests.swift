@@ -4,7 +4,7 @@ import GitWorkspace
 import ProcessTestSupport
 import Testing
 
-@Suite("Remote failures")
+@Suite("Remote failures", .requires(.git))
 struct RemoteErrorTests {
   @Test func aNonexistentRemoteIsAGitErrorWithGitsMessage() async throws {
     let directory = try TemporaryDirectory()

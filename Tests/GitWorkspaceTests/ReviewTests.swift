@@ -4,7 +4,7 @@ import GitWorkspace
 import ProcessTestSupport
 import Testing
 
-@Suite("Review: list and merge")
+@Suite("Review: list and merge", .requires(.git))
 struct ReviewTests {
   @Test func mergeFastForwardsThenMergesAnIndependentProposal() async throws {
     let directory = try TemporaryDirectory()

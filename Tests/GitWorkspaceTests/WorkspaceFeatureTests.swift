@@ -8,7 +8,7 @@ import Testing
 
 /// The `Workspace` feature itself, driven by the live Git client.
 @MainActor
-@Suite("Workspace feature on Git")
+@Suite("Workspace feature on Git", .requires(.git))
 struct WorkspaceFeatureTests {
   typealias GitFeature = Workspace<GitWorkingCopy, GitChangeSet>
 
