@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "ComposableWorkspace", targets: ["ComposableWorkspace"]),
     .library(name: "ComposableAuthoringWorkspace", targets: ["ComposableAuthoringWorkspace"]),
     .library(name: "WorkspaceDemoFeature", targets: ["WorkspaceDemoFeature"]),
+    .library(name: "WorkspaceJournal", targets: ["WorkspaceJournal"]),
     .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
     .library(name: "LoopbackSockets", targets: ["LoopbackSockets"]),
     .library(name: "WorkingCopySupport", targets: ["WorkingCopySupport"]),
@@ -53,6 +54,11 @@ let package = Package(
       ],
       path: "Sources/DemoFeature", packageAccess: false
     ),
+    // Crash-safe publication around any WorkspaceClient: a durable journal of attempts.
+    .target(
+      name: "WorkspaceJournal",
+      dependencies: ["ComposableCore", "ComposableWorkspace", "ComposableAuthoring"],
+      path: "Sources/WorkspaceJournal", packageAccess: false),
     // Shared mechanisms, one module each (no owner holds them, no integration imports another).
     // Spawning children (posix_spawn), their descriptors and their termination.
     .target(
@@ -207,6 +213,10 @@ let package = Package(
     .target(
       name: "ProcessTestSupport", dependencies: ["ComposableCore", "ProcessSupport"],
       path: "Tests/ProcessTestSupport"
+    ),
+    .testTarget(
+      name: "WorkspaceJournalTests",
+      dependencies: ["ComposableCore", "ComposableWorkspace", "WorkspaceJournal"]
     ),
     .testTarget(
       name: "ProcessSupportTests",

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A stable digest of a change set: 64-bit FNV-1a over its canonical JSON (sorted keys), in
+/// 16 hex digits. Equal change sets, equal digests — so a restarted application can tell
+/// whether the working copy still holds what an interrupted attempt published. It tells values
+/// apart; it is not a secret and not collision-resistant against an adversary.
+///
+/// ```swift
+/// ChangeDigest.of(patch)  // "3f2a9c0d1e4b5a67"
+/// ```
+public enum ChangeDigest {
+  /// The digest of `changes`.
+  public static func of(_ changes: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let bytes = (try? encoder.encode(changes)).map(Array.init) ?? []
+    return hex(fnv1a(bytes))
+  }
+
+  /// 64-bit FNV-1a of `bytes`.
+  static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return hash
+  }
+
+  private static func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}
