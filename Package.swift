@@ -167,7 +167,7 @@ let package = Package(
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace",
         "ComposableAuthoringWorkspace", "WorkspaceDemoFeature", "DemoBackendInterface",
         "DemoGitBackend", "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP",
-        "DemoFossilBackend", "ProcessSupport",
+        "DemoFossilBackend", "ProcessSupport", "WorkspaceJournal",
       ],
       path: "Sources/demo-cli", packageAccess: false
     ),

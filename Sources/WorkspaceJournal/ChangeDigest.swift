@@ -1,6 +1,6 @@
 import Foundation
 
-/// A stable digest of a change set: 64-bit FNV-1a over its canonical JSON (sorted keys), in
+/// A stable digest of a change set: ``FNV1a`` over its canonical JSON (sorted keys), in
 /// 16 hex digits. Equal change sets, equal digests — so a restarted application can tell
 /// whether the working copy still holds what an interrupted attempt published. It tells values
 /// apart; it is not a secret and not collision-resistant against an adversary.
@@ -14,17 +14,7 @@ public enum ChangeDigest {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let bytes = (try? encoder.encode(changes)).map(Array.init) ?? []
-    return hex(fnv1a(bytes))
-  }
-
-  /// 64-bit FNV-1a of `bytes`.
-  static func fnv1a(_ bytes: some Sequence<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return hash
+    return hex(FNV1a.hash(bytes))
   }
 
   private static func hex(_ value: UInt64) -> String {

@@ -31,6 +31,13 @@ public final class PublicationJournal: Sendable {
   private let durable: LockIsolated<[JournalEntry]>
   private let writer = DispatchQueue(label: "PublicationJournal.writer")
 
+  /// A journal in memory: publication is journaled, but nothing outlives the process. For
+  /// tests, and for an application that has no place to keep it yet.
+  public init() {
+    self.storage = InMemoryJournalStorage()
+    self.durable = LockIsolated([])
+  }
+
   /// Opens the journal kept in `storage`. Reads it once, on the caller's thread (call it where
   /// the application starts, not on a cooperative thread in a hot path).
   ///

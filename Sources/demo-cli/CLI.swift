@@ -1,5 +1,6 @@
 import DemoBackendInterface
 import Foundation
+import WorkspaceJournal
 
 /// The tool: parses the arguments, claims and opens the state file, opens the backend, and
 /// runs the walk or the repl.
@@ -47,8 +48,13 @@ enum CLI {
       return 1
     }
     defer { lock?.release() }
+    let journal: PublicationJournal
     do {
       saved = try storage?.load()
+      storage?.sweepTemporaries()
+      let kept: any JournalStorage =
+        storage.map { JournalFile(url: $0.journalURL) } ?? InMemoryJournalStorage()
+      journal = try PublicationJournal(storage: kept)
     } catch {
       sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
       return 1
@@ -62,8 +68,8 @@ enum CLI {
       return 1
     }
     let host =
-      saved.map { DemoHost(restoring: $0, backend: opened.backend) }
-      ?? DemoHost(backend: opened.backend)
+      saved.map { DemoHost(restoring: $0, journal: journal, backend: opened.backend) }
+      ?? DemoHost(backend: opened.backend, journal: journal)
     let status = await run(
       invocation, host: host, saved: saved, storage: storage, closingNote: opened.closingNote,
       terminal: terminal, style: style, sink: sink, readLine: readLine)
@@ -84,8 +90,7 @@ enum CLI {
       return 1
     }
     if let storage {
-      // A publication's intent is written (with the whole state) before it goes out.
-      host.journal.persist { try storage.save(await host.snapshot()) }
+      host.persistSystemCommits { try storage.save(await host.snapshot()) }
     }
     let executor = CommandExecutor(host: host)
 
@@ -97,6 +102,7 @@ enum CLI {
       if let storage {
         do {
           try storage.save(await host.snapshot())
+          try? await host.settleJournal()
           sink.line("")
           sink.line("state saved to \(storage.path)")
         } catch {

@@ -175,7 +175,7 @@ extension CommandExecutor {
     }
     let discarded = await host.localChanges()
     // A fresh proposal gives up an interrupted attempt too: 'retry' is no longer offered.
-    host.journal.abandon()
+    try? await host.abandonPendingPublication()
     await host.send(.editing(.content(.startFreshProposal)))
     guard let session = host.session else { return .failure("the workspace is no longer ready") }
     var outcome = CommandOutcome.success(
@@ -195,7 +195,7 @@ extension CommandExecutor {
     let discarded = await host.localChanges()
     let notice = state.notice
     // Its interrupted attempt, if any, goes with the local data.
-    host.journal.abandon()
+    try? await host.abandonPendingPublication()
     await host.send(.forgetWorkspace)
     if state.notice != notice, let failure = state.notice { return .failure(failure) }
     var outcome = CommandOutcome.success("local data of workspace \(id) removed")

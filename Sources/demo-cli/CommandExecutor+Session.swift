@@ -88,7 +88,7 @@ extension CommandExecutor {
         "edits against \(Describe.reference(session.baseline)): \(Describe.changeCounts(changes))")
     }
     outcome.info("proposal form: " + Describe.form(state.editing.content.form))
-    if let pending = host.journal.pending {
+    if let pending = host.pendingPublication {
       outcome.info("interrupted publication: " + Describe.intent(pending))
     }
     let records = state.editing.content.proposals

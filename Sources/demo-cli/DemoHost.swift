@@ -4,6 +4,7 @@ import ComposableCore
 import ComposableWorkspace
 import DemoBackendInterface
 import WorkspaceDemoFeature
+import WorkspaceJournal
 
 /// The running demo application: the in-memory system, the device's credentials and the
 /// store `makeWorkspaceDemoStore` builds over them and a backend's clients (the in-memory
@@ -21,12 +22,15 @@ final class DemoHost {
   let backend: any DemoBackend
   /// The tool's own reads of the catalogue (markers, summaries, the reviewer's view).
   let catalogue: any CatalogueReader
-  /// The publication attempt whose outcome is not known yet (every backend's workspace client
-  /// is journaled).
+  /// The publication attempts whose outcome the state file does not hold yet (every backend's
+  /// workspace client is journaled; with `--state`, in `FILE.journal`).
   let journal: PublicationJournal
   /// What the backend announces between commands (a demo server's live channel, a Fossil
   /// server's watched head); `nil` for a backend that announces nothing.
   let live: (any LiveChannel)?
+  /// How the in-memory system's commits are made durable (with `--state`: the state file is
+  /// written, the system with it), like a server's before it answers; `nil` keeps nothing.
+  private let systemCommits = LockIsolated<(@Sendable () async throws -> Void)?>(nil)
 
   /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
   /// and the workspace on `backend`; accounts, sessions and admission stay on `system`.
@@ -36,12 +40,11 @@ final class DemoHost {
     credentials: DemoCredentials = DemoCredentials(),
     initialState: State = State(),
     backend: any DemoBackend = MemoryBackend(),
-    pendingPublication: PublicationIntent? = nil
+    journal: PublicationJournal = PublicationJournal()
   ) {
     self.system = system
     self.credentials = credentials
     self.backend = backend
-    let journal = PublicationJournal(pending: pendingPublication)
     self.journal = journal
     // A ready session in the initial state (reopened from a file) is the client's working copy.
     let clients = backend.clients(
@@ -49,25 +52,48 @@ final class DemoHost {
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
     self.live = clients.live
+    var workspace = clients.workspace
+    if backend.remote == nil {
+      // The in-memory system is this process's remote: a record it created exists only once
+      // it is saved, so it answers only then (as a server answers after its commit).
+      let publish = workspace.publishProposal
+      workspace.publishProposal = { [systemCommits] source, baseline, changes, request in
+        let record = try await publish(source, baseline, changes, request)
+        try await systemCommits.current?()
+        return record
+      }
+    }
     self.store = makeWorkspaceDemoStore(
       credentials: credentials,
       auth: clients.auth ?? .demo(system: system, credentials: credentials),
       authoring: clients.authoring ?? .demo(system: system, credentials: credentials),
-      workspace: clients.workspace.journaling(journal),
+      workspace: workspace.journaling(
+        journal, owner: credentials.capability, workspace: { $0.workspace },
+        checkpoint: CrashInjection.journalCheckpoint),
       catalogue: clients.catalogue, localData: clients.localData, initialState: initialState)
   }
 
-  /// A host restored from a state file: the system from its snapshot, the session and the
-  /// persisted grant as saved, the workspace as saved (a ready session keeps its edits and its
-  /// baseline) and authoring not admitted — ``start()`` revalidates the persisted grant. An
+  /// A host restored from a state file and its journal: the system from its snapshot, the
+  /// session and the persisted grant as saved, the workspace as saved (a ready session keeps
+  /// its edits and its baseline) and authoring not admitted — ``start()`` revalidates the
+  /// persisted grant. A record the journal kept but the file does not hold yet joins the
+  /// proposals (``settleJournal()`` then lets the journal forget it, once saved). An
   /// interrupted publication comes back as the proposal form's interrupted attempt, so `retry`
   /// sends the same request (see ``CommandExecutor/reconcileInterruptedPublication()``). On a
   /// backend whose sessions do not survive a run (a server's cookies), it starts signed out.
-  convenience init(restoring file: StateFile, backend: any DemoBackend = MemoryBackend()) {
+  convenience init(
+    restoring file: StateFile, journal: PublicationJournal = PublicationJournal(),
+    backend: any DemoBackend = MemoryBackend()
+  ) {
     let session = backend.keepsSessionsAcrossRuns ? file.session : nil
     var content = EventViewer.Local()
     content.proposals = file.proposals
-    if let pending = file.pendingPublication, pending.workspace == file.workspace.id {
+    for entry in journal.entries {
+      if let record = entry.record, !content.proposals.contains(record) {
+        content.proposals.append(record)
+      }
+    }
+    if let pending = journal.pending.last(where: { $0.workspace == file.workspace.id }) {
       content.form = .interrupted(pending.request)
     }
     self.init(
@@ -79,8 +105,13 @@ final class DemoHost {
         editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
       ),
       backend: backend,
-      pendingPublication: file.pendingPublication
+      journal: journal
     )
+  }
+
+  /// Makes the in-memory system's commits durable with `save` (see `systemCommits`).
+  func persistSystemCommits(with save: @escaping @Sendable () async throws -> Void) {
+    systemCommits.setValue(save)
   }
 
   /// The Git remote or the server the catalogue lives on, if it is not the in-memory system.
@@ -125,9 +156,30 @@ final class DemoHost {
       workspace: state.editing.workspace,
       proposals: state.editing.content.proposals,
       remote: remote,
-      pendingPublication: journal.pending,
       backend: remote == nil ? nil : backend.name
     )
+  }
+
+  /// The publication attempt of this workspace whose outcome is not known, if any.
+  var pendingPublication: PublicationIntent? {
+    journal.pending.last { $0.workspace == state.editing.workspace.id }
+  }
+
+  /// Lets the journal forget the records the state now holds: call it after the state was
+  /// saved (without `--state`, at once — nothing outlives the run either way).
+  func settleJournal() async throws {
+    let kept = Set(state.editing.content.proposals)
+    for entry in journal.entries {
+      if let record = entry.record, kept.contains(record) {
+        try await journal.acknowledge(entry.intent.key)
+      }
+    }
+  }
+
+  /// Gives up the pending attempt of this workspace (a fresh proposal, forgotten local data).
+  func abandonPendingPublication() async throws {
+    guard let pending = pendingPublication else { return }
+    try await journal.acknowledge(pending.key)
   }
 
   /// The events of one revision, read from the catalogue (for markers and summaries).

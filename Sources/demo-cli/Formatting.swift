@@ -2,6 +2,7 @@ import ComposableAuthoring
 import ComposableWorkspace
 import Foundation
 import WorkspaceDemoFeature
+import WorkspaceJournal
 
 /// Readable text for the values the tool prints.
 enum Describe {

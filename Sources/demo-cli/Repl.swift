@@ -38,10 +38,14 @@ struct Repl {
       }
       echo(command.maskedText ?? line.trimmingWhitespace)
       var outcome = await executor.execute(command)
-      if let storage, command.changesState {
-        if command.publishes { CrashInjection.at(.beforeSave) }
-        await storage.save(executor.host, reportingIn: &outcome)
-        if command.publishes { CrashInjection.at(.afterSave) }
+      if command.changesState {
+        if let storage {
+          if command.publishes { CrashInjection.at(.beforeSave) }
+          await storage.save(executor.host, reportingIn: &outcome)
+          if command.publishes { CrashInjection.at(.afterSave) }
+        } else {
+          try? await executor.host.settleJournal()
+        }
       }
       printer.print(outcome, to: sink)
       if command.publishes { CrashInjection.at(.afterPrint) }
@@ -87,13 +91,20 @@ extension Command {
 }
 
 extension StateFileStorage {
-  /// Saves the host's state now; a failure becomes a failure line of `outcome`.
+  /// Saves the host's state now, then lets the journal forget the records it holds (a journal
+  /// that cannot be updated keeps them: the next start finds them in the file already); a
+  /// failed save becomes a failure line of `outcome`.
   @MainActor
   func save(_ host: DemoHost, reportingIn outcome: inout CommandOutcome) async {
     do {
       try save(await host.snapshot())
     } catch {
       outcome.fail("state not saved to \(path): \(error)")
+      return
     }
+    try? await host.settleJournal()
   }
+
+  /// Where the publication journal of this state file is kept: `FILE.journal`, beside it.
+  var journalURL: URL { URL(fileURLWithPath: path + ".journal") }
 }

@@ -1,7 +1,9 @@
+import ComposableCore
 import Foundation
 import HTTPTestSupport
 import ProcessTestSupport
 import Testing
+import WorkspaceJournal
 
 @testable import demo_cli
 
@@ -27,12 +29,20 @@ struct CrashInjectionTests {
       }
     }
 
-    /// Whether the restarted tool has an interrupted attempt to send again.
+    /// Whether the restarted tool has an interrupted attempt to send again: its intent was
+    /// journaled, and its record was not.
     var leavesAnIntent: Bool {
       switch self {
-      case .at(.beforeIntent), .at(.afterSave), .at(.afterPrint): false
-      case .at, .duringPush: true
+      case .at(.afterIntent), .at(.afterAnswer), .duringPush: true
+      case .at: false
       }
+    }
+
+    /// Whether the restarted tool knows the attempt's record without the person proposing
+    /// again: from the state file, from the journal, or by sending the intent again.
+    var recordKnownAfterRestart: Bool {
+      if case .at(.beforeIntent) = self { return false }
+      return true
     }
   }
 
@@ -128,10 +138,12 @@ struct CrashInjectionTests {
       restarted.outputText.contains("interrupted publication: “Talk”") == kill.leavesAnIntent,
       "\(restarted.outputText)")
     var saved = try #require(try StateFileStorage(path: state).load())
-    #expect(saved.pendingPublication == nil, "the attempt is still pending after the restart")
-    if promised || kill.leavesAnIntent {
-      #expect(saved.proposals.count == 1, "the restart knows no record: \(restarted.outputText)")
-    }
+    let journal = try PublicationJournal(
+      storage: JournalFile(url: URL(fileURLWithPath: state + ".journal")))
+    #expect(journal.entries.isEmpty, "the journal still holds \(journal.entries) after the restart")
+    #expect(
+      saved.proposals.count == (kill.recordKnownAfterRestart ? 1 : 0),
+      "the restart knows \(saved.proposals): \(restarted.outputText)")
     if saved.proposals.isEmpty {
       // Nothing was sent and nothing is pending: the person proposes again.
       let again = try await DemoCLIBinary.run(
@@ -215,23 +227,35 @@ struct PublicationJournalTests {
     var description: String { "No space left on device" }
   }
 
+  /// A journal storage whose writes fail while `failing` is set.
+  final class FailingStorage: JournalStorage {
+    let failing = LockIsolated(false)
+    private let kept = InMemoryJournalStorage()
+    func read() throws -> Data? { try kept.read() }
+    func write(_ data: Data) throws {
+      if failing.current { throw DiskFull() }
+      try kept.write(data)
+    }
+  }
+
   @Test("An attempt whose intent cannot be made durable is not sent; the form may retry it")
   func notDurableNotSent() async throws {
-    let executor = await makeExecutor()
+    let storage = FailingStorage()
+    let executor = await makeExecutor(journal: try PublicationJournal(storage: storage))
     try await executor.run("signin ada lovelace", "add e4 Talk")
-    executor.host.journal.persist { throw DiskFull() }
+    storage.failing.setValue(true)
     let refused = try await executor.run("propose Talk")
     #expect(refused.failed)
     #expect(
       refused.text
-        == "no proposal created: the attempt could not be recorded before sending it (No space left on device)"
+        == "no proposal created: the attempt could not be recorded before sending it, so it was not sent (No space left on device)"
     )
     #expect(await executor.host.system.allProposals().isEmpty)
-    #expect(executor.host.journal.pending == nil)
+    #expect(executor.host.journal.entries.isEmpty)
 
-    executor.host.journal.persist {}
+    storage.failing.setValue(false)
     #expect(try await executor.run("retry").text.hasPrefix("proposal P1 · content c"))
-    #expect(executor.host.journal.pending == nil, "a published attempt is still pending")
+    #expect(executor.host.journal.pending.isEmpty, "a published attempt is still pending")
   }
 
   @Test("A head that moved is a known outcome: nothing stays pending")
@@ -242,7 +266,7 @@ struct PublicationJournalTests {
     try await executor.run("add e5 Other")
     let moved = try await executor.run("propose Other")
     #expect(moved.text == "no proposal created: published moved from r1 to r2; refresh first")
-    #expect(executor.host.journal.pending == nil)
+    #expect(executor.host.journal.pending.isEmpty)
     #expect(!(try await executor.run("status").text.contains("interrupted publication")))
   }
 }

@@ -1,6 +1,7 @@
 import DemoServer
 import Foundation
 import Testing
+import WorkspaceJournal
 
 @testable import demo_cli
 
@@ -35,7 +36,7 @@ struct HTTPCrashTests {
       killed.signal == SIGKILL,
       "not killed at \(step.rawValue): \(killed.outputText)\(killed.errorText)")
 
-    let leavesAnIntent = [.afterIntent, .afterAnswer, .beforeSave].contains(step)
+    let leavesAnIntent = [.afterIntent, .afterAnswer].contains(step)
     // The sign-in that admits sends the interrupted attempt again (no 'retry' needed).
     let restarted = try await DemoCLIBinary.run(
       arguments, input: "signin ada lovelace\nstatus\n", environment: environment)
@@ -55,7 +56,9 @@ struct HTTPCrashTests {
           && afterSignIn.contains("✓ proposal P1"), "\(restarted.outputText)")
     }
     var saved = try #require(try StateFileStorage(path: state).load())
-    #expect(saved.pendingPublication == nil, "the attempt is still pending after the restart")
+    let journal = try PublicationJournal(
+      storage: JournalFile(url: URL(fileURLWithPath: state + ".journal")))
+    #expect(journal.entries.isEmpty, "the journal still holds \(journal.entries) after the restart")
     if saved.proposals.isEmpty {
       // Nothing was sent and nothing is pending: the person proposes again.
       let again = try await DemoCLIBinary.run(

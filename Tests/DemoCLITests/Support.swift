@@ -2,6 +2,7 @@ import Foundation
 import GitWorkspace
 import ProcessTestSupport
 import Testing
+import WorkspaceJournal
 
 @testable import demo_cli
 
@@ -28,8 +29,8 @@ func runCLI(_ arguments: [String], input: [String] = [], interactive: Bool = fal
 
 /// A fresh executor over a fresh in-memory system.
 @MainActor
-func makeExecutor() async -> CommandExecutor {
-  let host = DemoHost()
+func makeExecutor(journal: PublicationJournal = PublicationJournal()) async -> CommandExecutor {
+  let host = DemoHost(journal: journal)
   await host.start()
   return CommandExecutor(host: host)
 }

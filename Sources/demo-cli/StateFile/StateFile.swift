@@ -27,9 +27,6 @@ struct StateFile: Codable, Equatable, Sendable {
   /// The Git remote or the server the catalogue was on; `nil` for the in-memory system
   /// (whose catalogue is in ``system``). A file is reopened only with the same backend.
   var remote: String?
-  /// The publication attempt whose outcome was not known when the file was written: sent again
-  /// (same key) when the file is reopened. See ``PublicationJournal``.
-  var pendingPublication: PublicationIntent?
   /// Which backend ``remote`` is, by its `--backend` name (`git`, `http`, `fossil`); `nil` for
   /// the in-memory system, and for a Git remote in files written before there was another.
   var backend: String?
@@ -40,7 +37,7 @@ struct StateFile: Codable, Equatable, Sendable {
   init(
     system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
     workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil,
-    pendingPublication: PublicationIntent? = nil, backend: String? = nil
+    backend: String? = nil
   ) {
     self.version = Self.currentVersion
     self.system = system
@@ -49,7 +46,6 @@ struct StateFile: Codable, Equatable, Sendable {
     self.workspace = workspace
     self.proposals = proposals
     self.remote = remote
-    self.pendingPublication = pendingPublication
     self.backend = backend
   }
 

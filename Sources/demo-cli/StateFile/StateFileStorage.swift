@@ -1,8 +1,8 @@
 import Foundation
-import ProcessSupport
+import WorkspaceJournal
 
 /// Reads and writes a state file on disk: atomically (a temporary file in the same directory,
-/// then `rename`, then the directory synced), with mode 0600.
+/// then `rename`, then the directory synced: ``DurableFile``), with mode 0600.
 ///
 /// The file holds a session token and a grant, so it is used only when it is safely this
 /// user's (see ``StateFilePolicy``); otherwise it is refused, and left as it is.
@@ -44,8 +44,8 @@ struct StateFileStorage: Sendable {
     return try StateFile.decode(try Self.readAll(descriptor))
   }
 
-  /// Replaces the file with `state` in one step, durably: the new file is synced before it
-  /// replaces the old one, and the directory after.
+  /// Replaces the file with `state` in one step, durably (``DurableFile``: the new file is
+  /// synced before it replaces the old one, and the directory after), with mode 0600.
   func save(_ state: StateFile) throws(StateFileError) {
     let data: Data
     do {
@@ -53,34 +53,19 @@ struct StateFileStorage: Sendable {
     } catch {
       throw .unwritable("cannot encode the state: \(error)")
     }
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent().path
-    let temporary = directory + "/.\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw .unwritable(systemError()) }
-    var failure: String?
-    if fchmod(descriptor, 0o600) != 0 { failure = systemError() }
-    if failure == nil { failure = Self.writeAll(data, to: descriptor) }
-    if failure == nil, fsync(descriptor) != 0 { failure = systemError() }
-    if close(descriptor) != 0, failure == nil { failure = systemError() }
-    if failure == nil, rename(temporary, path) != 0 { failure = systemError() }
-    if let failure {
-      unlink(temporary)
-      throw .unwritable(failure)
+    do {
+      try DurableFile.replace(contentsOf: URL(fileURLWithPath: path), with: data)
+    } catch let error as DurableFileError {
+      throw .unwritable(error.reason)
+    } catch {
+      throw .unwritable("\(error)")
     }
-    if let failure = Self.syncDirectory(directory) { throw .unwritable(failure) }
   }
 
-  /// Makes a rename in `directory` durable.
-  private static func syncDirectory(_ directory: String) -> String? {
-    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else { return "its directory: \(systemError())" }
-    defer { close(descriptor) }
-    return fsync(descriptor) == 0 ? nil : "its directory: \(systemError())"
-  }
-
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-    FileDescriptorWriting.writeAll(data, to: descriptor) ? nil : systemError()
+  /// Removes the temporary files that saves of this file left in processes killed while they
+  /// wrote (call it with the file's lock held).
+  func sweepTemporaries() {
+    DurableFile.sweepTemporaries(of: URL(fileURLWithPath: path))
   }
 
   private static func readAll(_ descriptor: Int32) throws(StateFileError) -> Data {
