@@ -278,7 +278,7 @@ let package = Package(
         "DemoBackendInterface", "DemoFossilBackend", "DemoGitBackend", "DemoHTTPBackend",
         "DemoHTTPProtocol", "DemoServer", "FossilWorkspace", "GitWorkspace", "HTTPTestSupport",
         "LoopbackHTTPServer", "ProcessSupport", "ProcessTestSupport", "WorkspaceDemoFeature",
-        "WorkspaceHTTP",
+        "WorkspaceHTTP", "WorkspaceJournal",
       ]
     ),
   ]
