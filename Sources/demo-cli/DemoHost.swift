@@ -6,16 +6,15 @@ import DemoBackendInterface
 import WorkspaceDemoFeature
 import WorkspaceJournal
 
-/// The running demo application: the in-memory system, the device's credentials and the
-/// store `makeWorkspaceDemoStore` builds over them and a backend's clients (the in-memory
-/// system's own, a Git remote's catalogue and workspace, or a demo server's or a Fossil
+/// The running demo application: the device's credentials and the store
+/// `makeWorkspaceDemoStore` builds over a backend's clients (the in-memory system's own, a Git
+/// remote's catalogue and workspace with accounts in memory, or a demo server's or a Fossil
 /// server's everything — sign-in and admission included). Both the walk and the repl drive it.
 @MainActor
 final class DemoHost {
   typealias State = WorkspaceDemoFeature.State
   typealias Action = WorkspaceDemoFeature.Action
 
-  let system: DemoSystem
   let credentials: DemoCredentials
   let store: Store<State, Action>
   /// Where the catalogue and the workspace live.
@@ -32,45 +31,39 @@ final class DemoHost {
   /// written, the system with it), like a server's before it answers; `nil` keeps nothing.
   private let systemCommits = LockIsolated<(@Sendable () async throws -> Void)?>(nil)
 
-  /// A host over `system` with `credentials`, starting from `initialState`, with the catalogue
-  /// and the workspace on `backend`; accounts, sessions and admission stay on `system`.
-  /// Nothing is sent yet: call ``start()``.
+  /// A host on `backend` with `credentials`, starting from `initialState`. Nothing is sent
+  /// yet: call ``start()``.
   init(
-    system: DemoSystem = DemoSystem(),
+    backend: any DemoBackend = MemoryBackend(),
     credentials: DemoCredentials = DemoCredentials(),
     initialState: State = State(),
-    backend: any DemoBackend = MemoryBackend(),
     journal: PublicationJournal = PublicationJournal()
   ) {
-    self.system = system
     self.credentials = credentials
     self.backend = backend
     self.journal = journal
     // A ready session in the initial state (reopened from a file) is the client's working copy.
     let clients = backend.clients(
-      system: system, credentials: credentials,
+      credentials: credentials,
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
     self.live = clients.live
-    var workspace = clients.workspace
+    var application = clients.application
     if backend.remote == nil {
       // The in-memory system is this process's remote: a record it created exists only once
       // it is saved, so it answers only then (as a server answers after its commit).
-      let publish = workspace.publishProposal
-      workspace.publishProposal = { [systemCommits] source, baseline, changes, request in
+      let publish = application.workspace.publishProposal
+      application.workspace.publishProposal = {
+        [systemCommits] source, baseline, changes, request in
         let record = try await publish(source, baseline, changes, request)
         try await systemCommits.current?()
         return record
       }
     }
-    self.store = makeWorkspaceDemoStore(
-      credentials: credentials,
-      auth: clients.auth ?? .demo(system: system, credentials: credentials),
-      authoring: clients.authoring ?? .demo(system: system, credentials: credentials),
-      workspace: workspace.journaling(
-        journal, owner: credentials.capability, workspace: { $0.workspace },
-        checkpoint: CrashInjection.journalCheckpoint),
-      catalogue: clients.catalogue, localData: clients.localData, initialState: initialState)
+    application.workspace = application.workspace.journaling(
+      journal, owner: credentials.capability, workspace: { $0.workspace },
+      checkpoint: CrashInjection.journalCheckpoint)
+    self.store = makeWorkspaceDemoStore(application, initialState: initialState)
   }
 
   /// A host restored from a state file and its journal: the system from its snapshot, the
@@ -83,8 +76,10 @@ final class DemoHost {
   /// backend whose sessions do not survive a run (a server's cookies), it starts signed out.
   convenience init(
     restoring file: StateFile, journal: PublicationJournal = PublicationJournal(),
-    backend: any DemoBackend = MemoryBackend()
+    backend: (any DemoBackend)? = nil
   ) {
+    // Without a backend: the in-memory system the file saved.
+    let backend = backend ?? MemoryBackend(system: file.restoredSystem)
     let session = backend.keepsSessionsAcrossRuns ? file.session : nil
     var content = EventViewer.Local()
     content.proposals = file.proposals
@@ -97,14 +92,13 @@ final class DemoHost {
       content.form = .interrupted(pending.request)
     }
     self.init(
-      system: DemoSystem(snapshot: file.system),
+      backend: backend,
       credentials: DemoCredentials(
         DemoCredentials.Values(session: session, persistedGrant: file.persistedGrant)),
       initialState: State(
         session: session,
         editing: WorkspaceDemoFeature.Editing.State(workspace: file.workspace, content: content)
       ),
-      backend: backend,
       journal: journal
     )
   }
@@ -113,6 +107,10 @@ final class DemoHost {
   func persistSystemCommits(with save: @escaping @Sendable () async throws -> Void) {
     systemCommits.setValue(save)
   }
+
+  /// The in-memory system the backend keeps (accounts, and everything for the in-memory
+  /// backend), saved with the state; `nil` when the server keeps it all.
+  var system: DemoSystem? { backend.system }
 
   /// The Git remote or the server the catalogue lives on, if it is not the in-memory system.
   var remote: String? { backend.remote }
@@ -150,7 +148,7 @@ final class DemoHost {
   func snapshot() async -> StateFile {
     let values = credentials.current
     return StateFile(
-      system: await system.snapshot(),
+      system: await system?.snapshot(),
       session: values.session,
       persistedGrant: values.persistedGrant,
       workspace: state.editing.workspace,

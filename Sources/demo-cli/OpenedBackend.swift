@@ -1,6 +1,7 @@
 import DemoBackendInterface
 import DemoGitBackend
 import Foundation
+import WorkspaceDemoFeature
 
 /// The backend a run uses, opened: the in-memory system, a Git remote (created, or checked
 /// and seeded when empty), a demo server over HTTP (see `OpenedBackend+HTTP.swift`) or a
@@ -44,7 +45,10 @@ struct OpenedBackend {
     }
     switch invocation.backend {
     case .memory:
-      return .success(OpenedBackend(backend: MemoryBackend(), temporaryFolder: nil))
+      return .success(
+        OpenedBackend(
+          backend: MemoryBackend(system: saved?.restoredSystem ?? DemoSystem()),
+          temporaryFolder: nil))
     case .git(let choice):
       return await openGit(choice, invocation, saved: saved, sink: sink)
     case .http(let choice):
@@ -120,7 +124,9 @@ struct OpenedBackend {
     }
     return .success(
       OpenedBackend(
-        backend: GitBackend(remote: opened.remote, root: root, headGuard: opened.headGuard),
+        backend: GitBackend(
+          remote: opened.remote, root: root, headGuard: opened.headGuard,
+          system: saved?.restoredSystem ?? DemoSystem()),
         temporaryFolder: scratch,
         closingNote: "the remote stays: git --git-dir \(opened.remote) for-each-ref"))
   }

@@ -250,7 +250,7 @@ struct PublicationJournalTests {
       refused.text
         == "no proposal created: the attempt could not be recorded before sending it, so it was not sent (No space left on device)"
     )
-    #expect(await executor.host.system.allProposals().isEmpty)
+    #expect(try await executor.host.memory.allProposals().isEmpty)
     #expect(executor.host.journal.entries.isEmpty)
 
     storage.failing.setValue(false)

@@ -99,7 +99,7 @@ struct ReplTests {
     #expect(outcome.failed)
     #expect(
       outcome.text == "nothing to propose: the working copy has no changes against published@r1")
-    #expect(await executor.host.system.allProposals().isEmpty)
+    #expect(try await executor.host.memory.allProposals().isEmpty)
   }
 
   @Test("After leave, proposing is refused for want of a grant; after enter, retry publishes")
@@ -113,7 +113,7 @@ struct ReplTests {
     #expect(propose.failed)
     #expect(propose.text == "no proposal created: not authorized to propose; enter authoring first")
     #expect(executor.host.context == nil, "proposing re-admitted the person who left")
-    #expect(await executor.host.system.allProposals().isEmpty)
+    #expect(try await executor.host.memory.allProposals().isEmpty)
 
     let edit = try await executor.run("rename e1 Other")
     #expect(edit.failed)
@@ -228,7 +228,7 @@ struct ReplTests {
   func grantRevoked() async throws {
     let executor = await makeExecutor()
     try await executor.run("signin ada lovelace", "add e4 Talk")
-    await executor.host.system.revokeAllGrants()
+    try await executor.host.memory.revokeAllGrants()
     let diff = try await executor.run("diff")
     #expect(diff.failed)
     #expect(diff.text == "the authoring grant is no longer valid; 'enter' to be admitted again")

@@ -65,7 +65,7 @@ struct StateFileTests {
     let storage = StateFileStorage(path: directory.appendingPathComponent("state.json").path)
     let executor = await makeExecutor()
     try await executor.run("signin ada lovelace", "add e4 Talk")
-    await executor.host.system.revokeAllGrants()
+    try await executor.host.memory.revokeAllGrants()
     try storage.save(await executor.host.snapshot())
 
     let host = DemoHost(restoring: try #require(try storage.load()))

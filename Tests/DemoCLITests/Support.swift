@@ -2,6 +2,7 @@ import Foundation
 import GitWorkspace
 import ProcessTestSupport
 import Testing
+import WorkspaceDemoFeature
 import WorkspaceJournal
 
 @testable import demo_cli
@@ -72,5 +73,12 @@ func expectInOrder(_ patterns: [String], in text: String, asRegexes: Bool = fals
     let match = try #require(
       rest.firstMatch(of: regex), "missing, or out of order: \(pattern)\n\(text)")
     rest = rest[match.range.upperBound...]
+  }
+}
+
+extension DemoHost {
+  /// The in-memory system the host's backend keeps (every in-process test host has one).
+  var memory: DemoSystem {
+    get throws { try #require(system, "the host's backend keeps no in-memory system") }
   }
 }

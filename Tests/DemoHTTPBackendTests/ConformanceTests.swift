@@ -36,7 +36,7 @@ struct ConformanceTests {
   func revokedOnTheServer() async throws {
     let harness = try Harness()
     try await harness.author()
-    let client = harness.clients.workspace
+    let client = harness.clients.application.workspace
     let session = try await client.prepareSource("events")
     await harness.system.revokeAllGrants()
     await #expect(throws: WorkspaceAuthorizationError.invalidated) {

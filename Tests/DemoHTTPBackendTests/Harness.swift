@@ -23,7 +23,7 @@ final class Harness: Sendable {
   {
     self.server = try server ?? DemoServer()
     clients = HTTPBackend(server: self.server.baseURL, configuration: configuration)
-      .clients(system: DemoSystem(), credentials: credentials, workingCopies: [])
+      .clients(credentials: credentials, workingCopies: [])
   }
 
   /// Short enough for tests, long enough for a loaded machine.
@@ -31,8 +31,8 @@ final class Harness: Sendable {
     timeout: .seconds(10), signInTimeout: .seconds(20))
 
   var system: DemoSystem { server.service.system }
-  var auth: AuthClient { clients.auth! }
-  var authoring: AuthoringClient { clients.authoring! }
+  var auth: AuthClient { clients.application.auth }
+  var authoring: AuthoringClient { clients.application.authoring }
 
   /// Signs `username` in at the door, as the application would.
   @discardableResult
@@ -55,7 +55,7 @@ final class Harness: Sendable {
 
   /// Prepares workspace `events`, adds `event` and proposes it.
   func propose(_ event: Event) async throws -> ProposalRecord {
-    let client = clients.workspace
+    let client = clients.application.workspace
     let session = try await client.prepareSource("events")
     var source = session.source
     source.events.append(event)
@@ -94,7 +94,7 @@ func contractSubject(_ harness: Harness) async throws
   let system = harness.system
   let moves = LockIsolated(0)
   return WorkspaceContractSubject(
-    client: harness.clients.workspace,
+    client: harness.clients.application.workspace,
     workspaceID: "events",
     otherBranch: "festival",
     edit: { source in

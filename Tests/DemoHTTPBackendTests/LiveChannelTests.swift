@@ -22,7 +22,7 @@ struct LiveChannelTests {
     let live = try #require(harness.clients.live)
     let record = try await harness.propose(
       Event(id: "e7", title: "Fair", date: "2027-04-04", venue: "Square"))
-    _ = try await harness.clients.catalogue.merge(record.id)
+    _ = try await harness.clients.application.catalogue.merge(record.id)
     let announcement = await live.wait(timeout: .seconds(10)) {
       if case .notice(let notice) = $0 { notice.kind == .merged } else { false }
     }
@@ -46,7 +46,7 @@ struct LiveChannelTests {
     let harness = try Harness()
     try await harness.author()
     let live = try #require(harness.clients.live)
-    let client = harness.clients.workspace
+    let client = harness.clients.application.workspace
     let session = try await client.prepareSource("events")
     // The server's system forgets the session (as a restart would): the next call meets a 401.
     await harness.system.signOut(token: "session-1")

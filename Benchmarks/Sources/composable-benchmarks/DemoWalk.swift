@@ -9,7 +9,7 @@ import WorkspaceDemoFeature
 func benchmarkDemoWalk(repetitions: Int) async throws -> Summary {
   try await measure(repetitions: repetitions) {
     let system = DemoSystem()
-    let store = makeWorkspaceDemoStore(system: system)
+    let store = makeWorkspaceDemoStore(.inMemory(system: system))
     let elapsed = await time {
       for action in walk { await store.send(action).finish() }
     }

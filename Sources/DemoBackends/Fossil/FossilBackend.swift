@@ -42,11 +42,13 @@ public struct FossilBackend: DemoBackend {
   /// The Fossil login lives in this process's memory only.
   public var keepsSessionsAcrossRuns: Bool { false }
 
+  /// Everything is the Fossil server's: no in-memory system is kept.
+  public var system: DemoSystem? { nil }
+
   /// The branch a new workspace is prepared on.
   static let publishedBranch: BranchName = "published"
 
   public func clients(
-    system: DemoSystem,
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
@@ -64,11 +66,8 @@ public struct FossilBackend: DemoBackend {
     let catalogue = FossilCatalogue(reader: reader, reviewer: reviewerClient)
     let admission = FossilAdmission(session: session)
     let session = self.session
-    return DemoBackendClients(
-      workspace: .fossil(fossil, reader: reader, capability: { capability.current }),
-      catalogue: catalogue.client,
-      localData: LocalWorkspaceDataClient(remove: { id in try await fossil.removeWorkingCopy(id) }),
-      reader: catalogue,
+    let application = DemoClients(
+      credentials: credentials,
       auth: AuthClient(
         signIn: { name, password in
           let user = try await session.signIn(name: name, password: password)
@@ -88,6 +87,12 @@ public struct FossilBackend: DemoBackend {
         requestAdmission: admission.requestAdmission,
         // A Fossil grant is not issued by the server, so there is nothing to give back.
         relinquish: { _ in }),
+      workspace: .fossil(fossil, reader: reader, capability: { capability.current }),
+      catalogue: catalogue.client,
+      localData: LocalWorkspaceDataClient(remove: { id in try await fossil.removeWorkingCopy(id) })
+    )
+    return DemoBackendClients(
+      application: application, reader: catalogue,
       live: FossilLiveChannel(
         session: session, branch: Self.publishedBranch, interval: .milliseconds(500)))
   }

@@ -21,14 +21,22 @@ public struct GitBackend: DemoBackend {
   public let root: URL
   /// Who keeps the head rule of publication (see `GitHeadGuard`).
   public let headGuard: GitHeadGuard
+  /// Where accounts, sessions and admission are kept.
+  public let accounts: DemoSystem
 
   /// A backend on `remote` (a path or a URL git understands), keeping its working copies
-  /// under `root`.
-  public init(remote: String, root: URL, headGuard: GitHeadGuard = .clientChecked) {
+  /// under `root` and its accounts on `system`.
+  public init(
+    remote: String, root: URL, headGuard: GitHeadGuard = .clientChecked,
+    system: DemoSystem = DemoSystem()
+  ) {
     self.location = remote
     self.root = root
     self.headGuard = headGuard
+    self.accounts = system
   }
+
+  public var system: DemoSystem? { accounts }
 
   public var remote: String? { location }
 
@@ -42,22 +50,24 @@ public struct GitBackend: DemoBackend {
   /// The application's clients on this remote. Working copies are the remote's worktrees under
   /// ``root`` (reopened from disk), so `workingCopies` is not needed.
   public func clients(
-    system: DemoSystem,
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
-    let capability = Self.capability(system: system, credentials: credentials)
+    let capability = Self.capability(system: accounts, credentials: credentials)
     let git = GitWorkspaceClient(
       configuration: GitWorkspaceConfiguration(
         remote: location, root: root, defaultBranch: Self.publishedBranch, headGuard: headGuard),
       capability: capability
     )
     let catalogue = GitCatalogue(remote: location, root: root)
-    return DemoBackendClients(
+    let application = DemoClients(
+      credentials: credentials,
+      auth: .demo(system: accounts, credentials: credentials),
+      authoring: .demo(system: accounts, credentials: credentials),
       workspace: .git(git, reader: catalogue.reader, capability: capability),
       catalogue: catalogue.client,
-      localData: LocalWorkspaceDataClient(remove: { id in try await git.removeWorkingCopy(id) }),
-      reader: catalogue)
+      localData: LocalWorkspaceDataClient { id in try await git.removeWorkingCopy(id) })
+    return DemoBackendClients(application: application, reader: catalogue)
   }
 
   /// The current authoring capability, as the server sees it: the context Authoring validated

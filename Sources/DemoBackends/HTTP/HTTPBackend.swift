@@ -14,13 +14,13 @@ import WorkspaceHTTP
 ///
 /// ```swift
 /// let backend = HTTPBackend(server: URL(string: "http://127.0.0.1:8080")!)
-/// let clients = backend.clients(system: DemoSystem(), credentials: credentials, workingCopies: [])
-/// // clients.auth, clients.authoring, clients.workspace, clients.catalogue, clients.live
+/// let clients = backend.clients(credentials: credentials, workingCopies: [])
+/// // clients.application (sign-in, admission, workspace, catalogue), clients.live
 /// ```
 ///
 /// Sessions are cookies, never written anywhere: a state file reopened with this backend
-/// starts signed out (``keepsSessionsAcrossRuns`` is `false`). The `system` a host passes is
-/// not used.
+/// starts signed out (``keepsSessionsAcrossRuns`` is `false`). Everything is the server's: no
+/// in-memory system is kept (``system`` is `nil`).
 public struct HTTPBackend: DemoBackend {
   /// The server's base URL.
   public let server: URL
@@ -39,8 +39,9 @@ public struct HTTPBackend: DemoBackend {
 
   public var keepsSessionsAcrossRuns: Bool { false }
 
+  public var system: DemoSystem? { nil }
+
   public func clients(
-    system: DemoSystem,
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
@@ -55,14 +56,15 @@ public struct HTTPBackend: DemoBackend {
     let live = LiveFollower(session: session, configuration: configuration)
     let catalogue = HTTPCatalogue(server: connection)
     return DemoBackendClients(
-      workspace: .http(
-        server: connection, capability: credentials.capability, workingCopies: copies),
-      catalogue: catalogue.client,
-      localData: .demo(workingCopies: copies),
-      reader: catalogue,
-      auth: .http(
-        session: session, configuration: configuration, credentials: credentials, live: live),
-      authoring: .http(server: connection, credentials: credentials),
-      live: live)
+      application: DemoClients(
+        credentials: credentials,
+        auth: .http(
+          session: session, configuration: configuration, credentials: credentials, live: live),
+        authoring: .http(server: connection, credentials: credentials),
+        workspace: .http(
+          server: connection, capability: credentials.capability, workingCopies: copies),
+        catalogue: catalogue.client,
+        localData: .demo(workingCopies: copies)),
+      reader: catalogue, live: live)
   }
 }

@@ -4,29 +4,30 @@ import WorkspaceDemoFeature
 
 /// Where the demo's catalogue, proposals and workspace live: the in-memory system
 /// (``MemoryBackend``) or a live one (a Git remote, a demo server over HTTP, a Fossil server),
-/// each in its own module under `Sources/DemoBackends/<Backend>`. Accounts, sessions and
-/// admission stay on the in-memory `DemoSystem` unless the backend brings its own clients for
-/// them (``DemoBackendClients/auth``, ``DemoBackendClients/authoring``).
+/// each in its own module under `Sources/DemoBackends/<Backend>`. A backend that does not sign
+/// people in itself keeps accounts, sessions and admission on an in-memory ``system``.
 ///
 /// A host (demo-cli) picks one and builds the application's store over its clients:
 ///
 /// ```swift
-/// let clients = backend.clients(system: system, credentials: credentials, workingCopies: [])
-/// let store = makeWorkspaceDemoStore(
-///   system: system, credentials: credentials, workspace: clients.workspace,
-///   catalogue: clients.catalogue, localData: clients.localData)
+/// let clients = backend.clients(credentials: credentials, workingCopies: [])
+/// let store = makeWorkspaceDemoStore(clients.application)
 /// ```
 public protocol DemoBackend: Sendable {
   /// Where the catalogue lives (a path or a URL), as the state file records it; `nil` for the
   /// in-memory system (whose catalogue is saved with the system itself).
   var remote: String? { get }
 
-  /// The application's clients on this backend.
+  /// The in-memory system the backend keeps what it does not serve itself on (accounts,
+  /// sessions, admission; for ``MemoryBackend`` everything), saved with a host's state; `nil`
+  /// for a backend that serves it all (a demo server, a Fossil server).
+  var system: DemoSystem? { get }
+
+  /// The application's clients on this backend, sharing `credentials`.
   ///
   /// - Parameter workingCopies: ready sessions restored from a state file, for a backend that
   ///   keeps working copies in memory (one that keeps them on disk reopens its own).
   func clients(
-    system: DemoSystem,
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients
@@ -51,33 +52,19 @@ extension DemoBackend {
 
 /// What a backend gives the application and its host.
 public struct DemoBackendClients: Sendable {
-  /// The application's workspace client.
-  public var workspace: DemoWorkspaceClient
-  /// The application's catalogue client (events, proposal listing, merge).
-  public var catalogue: CatalogueClient
-  /// Removing a workspace's local data (the application's `forget`).
-  public var localData: LocalWorkspaceDataClient
+  /// Every client the application runs on.
+  public var application: DemoClients
   /// The host's own reads of the catalogue (markers, summaries, the reviewer's view).
   public var reader: any CatalogueReader
-  /// Application authentication on this backend; `nil`: the in-memory system's.
-  public var auth: AuthClient?
-  /// Admission on this backend; `nil`: the in-memory system's.
-  public var authoring: AuthoringClient?
   /// What the backend announces on its own between commands (a server's live channel, a
   /// watched branch head, the server ending the session); `nil` when it announces nothing.
   public var live: (any LiveChannel)?
 
   public init(
-    workspace: DemoWorkspaceClient, catalogue: CatalogueClient,
-    localData: LocalWorkspaceDataClient, reader: any CatalogueReader,
-    auth: AuthClient? = nil, authoring: AuthoringClient? = nil, live: (any LiveChannel)? = nil
+    application: DemoClients, reader: any CatalogueReader, live: (any LiveChannel)? = nil
   ) {
-    self.workspace = workspace
-    self.catalogue = catalogue
-    self.localData = localData
+    self.application = application
     self.reader = reader
-    self.auth = auth
-    self.authoring = authoring
     self.live = live
   }
 }

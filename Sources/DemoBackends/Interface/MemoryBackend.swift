@@ -4,7 +4,14 @@ import WorkspaceDemoFeature
 /// The in-memory system itself: the catalogue, proposals and working copies all on the
 /// `DemoSystem` (the default backend).
 public struct MemoryBackend: DemoBackend {
-  public init() {}
+  /// Where everything lives.
+  public let memory: DemoSystem
+
+  public init(system: DemoSystem = DemoSystem()) {
+    self.memory = system
+  }
+
+  public var system: DemoSystem? { memory }
 
   public var remote: String? { nil }
 
@@ -13,16 +20,13 @@ public struct MemoryBackend: DemoBackend {
   public var placeDescription: String { "an in-memory system" }
 
   public func clients(
-    system: DemoSystem,
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
-    let copies = DemoWorkingCopies(workingCopies)
-    return DemoBackendClients(
-      workspace: .demo(system: system, credentials: credentials, workingCopies: copies),
-      catalogue: .demo(system: system),
-      localData: .demo(workingCopies: copies),
-      reader: SystemCatalogue(system: system))
+    DemoBackendClients(
+      application: .inMemory(
+        system: memory, credentials: credentials, workingCopies: workingCopies),
+      reader: SystemCatalogue(system: memory))
   }
 }
 

@@ -2,88 +2,92 @@ import ComposableAuthoring
 import ComposableCore
 import ComposableWorkspace
 
-extension WorkspaceDemoFeature {
-  /// The live feature graph with the demo's accounts, sessions and admission on `system`, and
-  /// the catalogue, the workspace and the local data of another backend (a Git remote, say):
-  /// the same composition as ``live(system:credentials:workingCopies:)``, with those clients
-  /// swapped. Every client that needs the capability reads `credentials.capability`, the
-  /// provider installed here for Authoring to publish into.
+/// Every client the demo application runs on, and the credentials they share: the one input of
+/// the live feature graph (``WorkspaceDemoFeature/live(_:)``, ``makeWorkspaceDemoStore(_:initialState:)``).
+///
+/// ``inMemory(system:credentials:workingCopies:)`` puts everything on an in-memory
+/// ``DemoSystem``; a live backend (a Git remote, a demo server, a Fossil server) fills in its
+/// own clients. Every client that needs the capability reads `credentials.capability`, the
+/// provider the graph installs for Authoring to publish into.
+///
+/// ```swift
+/// let store = makeWorkspaceDemoStore(.inMemory(system: system))
+/// var clients = DemoClients.inMemory(system: system, credentials: credentials)
+/// clients.workspace = gitBackedWorkspace  // the catalogue, too, for a Git remote
+/// ```
+public struct DemoClients: Sendable {
+  /// The device's credentials, and the capability provider every client reads.
+  public var credentials: DemoCredentials
+  /// Application authentication: sign-in and sign-out.
+  public var auth: AuthClient
+  /// Admission and grant validation.
+  public var authoring: AuthoringClient
+  /// The workspace: preparation, baseline, publication.
+  public var workspace: DemoWorkspaceClient
+  /// The catalogue: events, proposal listing, the reviewer's merge.
+  public var catalogue: CatalogueClient
+  /// Removing a workspace's local data (the application's own operation).
+  public var localData: LocalWorkspaceDataClient
+
+  public init(
+    credentials: DemoCredentials, auth: AuthClient, authoring: AuthoringClient,
+    workspace: DemoWorkspaceClient, catalogue: CatalogueClient,
+    localData: LocalWorkspaceDataClient
+  ) {
+    self.credentials = credentials
+    self.auth = auth
+    self.authoring = authoring
+    self.workspace = workspace
+    self.catalogue = catalogue
+    self.localData = localData
+  }
+
+  /// Every client on the in-memory `system`.
   ///
-  /// ```swift
-  /// WorkspaceDemoFeature.live(
-  ///   system: system, credentials: credentials,
-  ///   workspace: gitBackedWorkspace, catalogue: gitBackedCatalogue, localData: gitLocalData
-  /// )
-  /// ```
-  public static func live(
-    system: DemoSystem,
-    credentials: DemoCredentials,
-    workspace: DemoWorkspaceClient,
-    catalogue: CatalogueClient,
-    localData: LocalWorkspaceDataClient
-  ) -> some Reducer<State, Action> {
-    live(
+  /// - Parameter workingCopies: ready sessions restored from elsewhere (a state file): the
+  ///   workspace client opens, refreshes and switches branches on them as they were saved.
+  public static func inMemory(
+    system: DemoSystem = DemoSystem(),
+    credentials: DemoCredentials = DemoCredentials(),
+    workingCopies: [WorkspaceSession<EventWorkingCopy>] = []
+  ) -> Self {
+    let copies = DemoWorkingCopies(workingCopies)
+    return DemoClients(
       credentials: credentials,
-      auth: AuthClient.demo(system: system, credentials: credentials),
-      authoring: AuthoringClient.demo(system: system, credentials: credentials),
-      workspace: workspace, catalogue: catalogue, localData: localData)
+      auth: .demo(system: system, credentials: credentials),
+      authoring: .demo(system: system, credentials: credentials),
+      workspace: .demo(system: system, credentials: credentials, workingCopies: copies),
+      catalogue: .demo(system: system),
+      localData: .demo(workingCopies: copies))
   }
+}
 
-  /// The live feature graph with every client given: for a backend that also signs people in
-  /// and admits them (an HTTP server, say). Every client that needs the capability reads
-  /// `credentials.capability`, the provider installed here for Authoring to publish into.
-  public static func live(
-    credentials: DemoCredentials,
-    auth: AuthClient,
-    authoring: AuthoringClient,
-    workspace: DemoWorkspaceClient,
-    catalogue: CatalogueClient,
-    localData: LocalWorkspaceDataClient
-  ) -> some Reducer<State, Action> {
+extension WorkspaceDemoFeature {
+  /// The live feature graph on `clients`, with `clients.credentials.capability` installed for
+  /// Authoring to publish into.
+  public static func live(_ clients: DemoClients) -> some Reducer<State, Action> {
     WorkspaceDemoFeature()
-      .dependency(credentials.capability)
-      .dependency(auth)
-      .dependency(authoring)
-      .dependency(workspace)
-      .dependency(catalogue)
-      .dependency(localData)
+      .dependency(clients.credentials.capability)
+      .dependency(clients.auth)
+      .dependency(clients.authoring)
+      .dependency(clients.workspace)
+      .dependency(clients.catalogue)
+      .dependency(clients.localData)
   }
 }
 
-/// Builds the demo application's store with the workspace, catalogue and local data of
-/// another backend; accounts, sessions and admission stay on `system`. See
-/// ``WorkspaceDemoFeature/live(system:credentials:workspace:catalogue:localData:)``.
+/// Builds the demo application's store: the live feature graph on `clients` (by default,
+/// everything on a fresh in-memory system). The application stories and `demo-cli` both use it.
+///
+/// ```swift
+/// let store = makeWorkspaceDemoStore()
+/// await store.send(.start).finish()
+/// await store.send(.signIn(username: "ada", password: "lovelace")).finish()
+/// ```
 @MainActor
 public func makeWorkspaceDemoStore(
-  system: DemoSystem,
-  credentials: DemoCredentials,
-  workspace: DemoWorkspaceClient,
-  catalogue: CatalogueClient,
-  localData: LocalWorkspaceDataClient,
+  _ clients: DemoClients = .inMemory(),
   initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
 ) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
-  makeWorkspaceDemoStore(
-    credentials: credentials,
-    auth: AuthClient.demo(system: system, credentials: credentials),
-    authoring: AuthoringClient.demo(system: system, credentials: credentials),
-    workspace: workspace, catalogue: catalogue, localData: localData, initialState: initialState)
-}
-
-/// Builds the demo application's store with every client given (see
-/// ``WorkspaceDemoFeature/live(credentials:auth:authoring:workspace:catalogue:localData:)``).
-@MainActor
-public func makeWorkspaceDemoStore(
-  credentials: DemoCredentials,
-  auth: AuthClient,
-  authoring: AuthoringClient,
-  workspace: DemoWorkspaceClient,
-  catalogue: CatalogueClient,
-  localData: LocalWorkspaceDataClient,
-  initialState: WorkspaceDemoFeature.State = WorkspaceDemoFeature.State()
-) -> Store<WorkspaceDemoFeature.State, WorkspaceDemoFeature.Action> {
-  Store(initialState: initialState) {
-    WorkspaceDemoFeature.live(
-      credentials: credentials, auth: auth, authoring: authoring, workspace: workspace,
-      catalogue: catalogue, localData: localData)
-  }
+  Store(initialState: initialState) { WorkspaceDemoFeature.live(clients) }
 }

@@ -14,8 +14,9 @@ struct StateFile: Codable, Equatable, Sendable {
   static let currentVersion = 1
 
   var version: Int
-  /// The demo backend.
-  var system: DemoSystemSnapshot
+  /// The in-memory system the backend keeps (accounts, sessions, admission; the catalogue and
+  /// proposals too for the in-memory backend); `nil` for a backend whose server keeps it all.
+  var system: DemoSystemSnapshot?
   /// The signed-in application session.
   var session: DemoSession?
   /// The grant persisted on the device, revalidated at start.
@@ -31,11 +32,14 @@ struct StateFile: Codable, Equatable, Sendable {
   /// the in-memory system, and for a Git remote in files written before there was another.
   var backend: String?
 
+  /// The in-memory system the file saved, or a fresh one when it saved none.
+  var restoredSystem: DemoSystem { system.map { DemoSystem(snapshot: $0) } ?? DemoSystem() }
+
   /// The `--backend` name of the backend the file was made with.
   var backendName: String { backend ?? (remote == nil ? "memory" : "git") }
 
   init(
-    system: DemoSystemSnapshot, session: DemoSession?, persistedGrant: AuthoringGrant?,
+    system: DemoSystemSnapshot?, session: DemoSession?, persistedGrant: AuthoringGrant?,
     workspace: WorkspaceState<EventWorkingCopy>, proposals: [ProposalRecord], remote: String? = nil,
     backend: String? = nil
   ) {

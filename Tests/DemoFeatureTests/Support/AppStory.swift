@@ -16,7 +16,7 @@ final class AppStory {
   let store: Store<App.State, App.Action>
   let issues = IssueRecorder()
 
-  /// `makeWorkspaceDemoStore(system:credentials:initialState:)`.
+  /// `makeWorkspaceDemoStore(.inMemory(system:credentials:workingCopies:), initialState:)`.
   init(
     system: DemoSystem = DemoSystem(configuration: .init(projectionLag: 1)),
     credentials: DemoCredentials = DemoCredentials(),
@@ -25,11 +25,14 @@ final class AppStory {
     self.system = system
     self.credentials = credentials
     self.store = makeWorkspaceDemoStore(
-      system: system, credentials: credentials, initialState: initialState)
+      .inMemory(
+        system: system, credentials: credentials,
+        workingCopies: initialState.editing.workspace.session.map { [$0] } ?? []),
+      initialState: initialState)
   }
 
-  /// `makeWorkspaceDemoStore(system:credentials:workspace:catalogue:localData:)` with the
-  /// in-memory catalogue and local data, and `workspace` (which may wrap the in-memory client).
+  /// `makeWorkspaceDemoStore` on the in-memory system's clients, with `workspace` (which may
+  /// wrap the in-memory client) and `workingCopies` the local data removes from.
   init(
     system: DemoSystem,
     credentials: DemoCredentials,
@@ -38,9 +41,10 @@ final class AppStory {
   ) {
     self.system = system
     self.credentials = credentials
-    self.store = makeWorkspaceDemoStore(
-      system: system, credentials: credentials, workspace: workspace,
-      catalogue: .demo(system: system), localData: .demo(workingCopies: workingCopies))
+    var clients = DemoClients.inMemory(system: system, credentials: credentials)
+    clients.workspace = workspace
+    clients.localData = .demo(workingCopies: workingCopies)
+    self.store = makeWorkspaceDemoStore(clients)
   }
 
   var state: App.State { store.state }

@@ -16,7 +16,7 @@ func makeStoryStore(
   initialState: App.State = App.State()
 ) -> TestStore<App.State, App.Action> {
   TestStore(initialState: initialState) {
-    App.live(system: system, credentials: credentials)
+    App.live(.inMemory(system: system, credentials: credentials))
   }
 }
 
