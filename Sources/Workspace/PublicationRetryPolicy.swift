@@ -1,4 +1,5 @@
-/// How ``Workspace`` retries `publishProposal` after a ``WorkspaceTransientError``.
+/// How ``Workspace`` retries `publishProposal` after a ``WorkspaceTransientError``: the one
+/// place a publication is retried (clients make one attempt per call).
 ///
 /// Each entry of ``delays`` is one retry, slept on `@Dependency(\.clock)` before it (so tests
 /// drive it with `TestClock`). Every retry sends the same ``ProposalRequest``, so the same

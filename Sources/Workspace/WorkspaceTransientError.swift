@@ -7,6 +7,10 @@
 /// final for the attempt. Other operations are not retried automatically: their failure goes to
 /// the requesting UI, which may send the action again.
 ///
+/// It is the only layer that retries a publication: a client makes one attempt per
+/// `publishProposal` call and throws this for a failure worth another (see "One layer retries
+/// a publication" in <doc:WritingAWorkspaceClient>).
+///
 /// Conform your integration's retryable errors, or throw ``WorkspaceUnavailableError``:
 ///
 /// ```swift
