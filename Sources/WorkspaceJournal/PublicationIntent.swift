@@ -12,7 +12,7 @@ public struct PublicationIntent: Codable, Hashable, Sendable {
   /// The request, with the key the remote uses to recognise a retry.
   public var request: ProposalRequest
   /// The workspace the attempt publishes from, when the journal was told
-  /// (``ComposableWorkspace/WorkspaceClient/journaling(_:owner:workspace:checkpoint:)``).
+  /// (``ComposableWorkspace/WorkspaceClient/journaling(_:owner:workspace:checkpoint:)-(_,()->String?,_,_)``).
   public var workspace: WorkspaceID?
   /// The baseline the changes were captured against (the proposal's target).
   public var baseline: WorkspaceBranchReference

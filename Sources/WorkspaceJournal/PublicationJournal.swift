@@ -6,7 +6,7 @@ import Foundation
 /// The publication attempts whose outcome an application has not kept yet, durable in a
 /// ``JournalStorage``: what makes publication crash-safe for any `WorkspaceClient`.
 ///
-/// Install it around the client in one line (``ComposableWorkspace/WorkspaceClient/journaling(_:owner:workspace:checkpoint:)``):
+/// Install it around the client in one line (``ComposableWorkspace/WorkspaceClient/journaling(_:owner:workspace:checkpoint:)-(_,()->String?,_,_)``):
 ///
 /// ```swift
 /// let journal = try PublicationJournal(storage: JournalFile(url: journalURL))

@@ -23,6 +23,7 @@ extension WorkspaceClient where ChangeSet: Encodable {
   /// ```
   ///
   /// - Parameters:
+  ///   - journal: where the attempts are kept.
   ///   - owner: who is publishing now (the authoring identity in force); `nil` for an
   ///     application with one person.
   ///   - workspace: which workspace a source belongs to, recorded with the intent for an
@@ -61,8 +62,14 @@ extension WorkspaceClient where ChangeSet: Encodable {
     return client
   }
 
-  /// ``journaling(_:owner:workspace:checkpoint:)`` with the owner read from `capability`:
+  /// ``journaling(_:owner:workspace:checkpoint:)-(_,()->String?,_,_)`` with the owner read from `capability`:
   /// the identity of the authoring capability in force when each attempt begins.
+  ///
+  /// - Parameters:
+  ///   - journal: where the attempts are kept.
+  ///   - capability: the provider Authoring publishes the validated capability into.
+  ///   - workspace: which workspace a source belongs to.
+  ///   - checkpoint: called at each ``JournalingCheckpoint``; for crash-injection tests only.
   public func journaling(
     _ journal: PublicationJournal, owner capability: AuthoringCapabilityProvider,
     workspace: (@Sendable (Source) -> WorkspaceID)? = nil,

@@ -33,6 +33,7 @@ public struct FossilCommand: Sendable {
   /// Runs `fossil <arguments>` and answers its result.
   ///
   /// - Parameters:
+  ///   - arguments: fossil's arguments, without the program name.
   ///   - directory: the child's working directory (a check-out), or this process's.
   ///   - input: written to standard input.
   /// - Throws: ``FossilCommandError`` when fossil cannot be started or exits with a failure

@@ -160,7 +160,7 @@ public enum EventStreamError: Error, Hashable, Sendable, CustomStringConvertible
   /// The server answered with something other than an event stream.
   case notAnEventStream(request: String, status: Int, contentType: String?)
   /// Reconnecting failed this many times in a row (see
-  /// ``EventStreamOptions/maxConsecutiveFailures``).
+  /// ``EventStreamOptions/maxReconnectAttempts``).
   case gaveUp(request: String, failures: Int, lastFailure: String)
 
   public var description: String {

@@ -23,7 +23,7 @@ public struct HTTPRequestReader {
 
   /// The next request, or `nil` when the peer closed (or went quiet past the receive timeout)
   /// between requests. Throws ``HTTPRequestRejection`` for a request that must be refused with
-  /// its status, and ``LoopbackSocketError`` when the connection failed mid-request.
+  /// its status, and `LoopbackSocketError` when the connection failed mid-request.
   public mutating func next() throws -> HTTPIncomingRequest? {
     var scanned = 0
     var headEnd: (head: Int, body: Int)?

@@ -66,7 +66,7 @@ public struct CSRFPolicy: Sendable {
   }
 
   /// Adds the form field `field`, derived from the session cookie, to every mutation whose
-  /// body is ``HTTPBody/form(_:)`` (other bodies are left alone). A session form mutation
+  /// body is ``HTTPBody/form(_:)-enum.case`` (other bodies are left alone). A session form mutation
   /// while the jar has no such cookie fails with
   /// ``HTTPSessionError/csrfTokenUnavailable(cookie:)``; a public one goes without the field.
   public static func formField(
