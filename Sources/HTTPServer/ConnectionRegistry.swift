@@ -66,11 +66,9 @@ final class ConnectionRegistry: Sendable {
       entry.connection.shutDown()
     }
     let milliseconds = Int(timeout.components.seconds * 1000)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async { [threads] in
-        _ = threads.wait(timeout: .now() + .milliseconds(milliseconds))
-        continuation.resume()
-      }
+    await withBlockingWork("LoopbackHTTPServer.stop") { [threads] in
+      // sync-wait: a queue of its own (withBlockingWork); bounded by `timeout`
+      _ = threads.wait(timeout: .now() + .milliseconds(milliseconds))
     }
   }
 }

@@ -72,6 +72,7 @@ struct ServedConnection {
     registry.setTask(task, for: id)
     defer { registry.setTask(nil, for: id) }
     var watching = true
+    // sync-wait: the connection's own thread (LoopbackListener starts one per connection)
     while done.wait(timeout: .now() + Self.hangupCheck) == .timedOut {
       guard watching else { continue }
       switch connection.peerState(discardingInput: false) {
@@ -123,12 +124,13 @@ struct ServedConnection {
     }
     registry.setTask(task, writer: writer, for: id)
     defer { registry.setTask(nil, for: id) }
+    // sync-wait: the connection's own thread
     while done.wait(timeout: .now() + Self.hangupCheck) == .timedOut {
       if connection.peerState(discardingInput: true) == .hungUp || !writer.isConnected {
         writer.markDisconnected()
         task.cancel()
         // The producer may be mid-write: the descriptor is closed only after it returned.
-        done.wait()
+        done.wait()  // sync-wait: the connection's own thread; the producer was cancelled
         break
       }
     }

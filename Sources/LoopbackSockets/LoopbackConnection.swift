@@ -71,9 +71,14 @@ public final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Reads what is available, at most `maximum` bytes; an empty answer means the peer closed.
+  ///
+  /// Blocks the calling thread until bytes arrive (or the receive timeout passes): call it
+  /// from a thread of your own, as the listener's connection threads are, or inside
+  /// `withBlockingWork` — never directly from a task.
   public func receive(upTo maximum: Int) throws(LoopbackSocketError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: maximum)
     while true {
+      // sync-wait: the caller's own thread — documented: never a task's
       let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
       if count >= 0 { return Array(buffer[0..<count]) }
       if errno == EINTR { continue }
@@ -81,7 +86,8 @@ public final class LoopbackConnection: @unchecked Sendable {
     }
   }
 
-  /// Writes all of `bytes`, or throws.
+  /// Writes all of `bytes`, or throws. Blocks the calling thread while the peer's window is
+  /// full (up to the send timeout), as ``receive(upTo:)`` does.
   public func send(_ bytes: some DataProtocol) throws(LoopbackSocketError) {
     let contiguous = Array(bytes)
     var offset = 0
@@ -117,6 +123,7 @@ public final class LoopbackConnection: @unchecked Sendable {
     }
     var scratch = [UInt8](repeating: 0, count: 512)
     let flags = Int32(MSG_DONTWAIT) | (discardingInput ? 0 : Int32(MSG_PEEK))
+    // sync-wait: none — MSG_DONTWAIT, and poll said the descriptor is readable
     let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, flags) }
     if count == 0 { return .hungUp }
     if count < 0 {
@@ -190,7 +197,7 @@ private func systemConnect(
 }
 
 private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-  send(descriptor, bytes, count, SystemCall.sendFlags)
+  send(descriptor, bytes, count, SystemCall.sendFlags)  // sync-wait: as `receive`, documented
 }
 
 private func makeLinger(onoff: Int32, seconds: Int32) -> linger {

@@ -54,11 +54,8 @@ public final class LoopbackListener: Sendable {
     var byte: UInt8 = 1
     _ = write(wake.write, &byte, 1)
     SystemCall.close(wake.write)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async { [finished] in
-        finished.wait()
-        continuation.resume()
-      }
+    await withBlockingWork("LoopbackListener.stop") { [finished] in
+      finished.wait()  // sync-wait: a queue of its own (withBlockingWork)
     }
   }
 
@@ -109,10 +106,11 @@ public final class LoopbackListener: Sendable {
       let ready = SystemCall.waitReadable([descriptor, wake], timeoutMilliseconds: -1)
       if ready.contains(wake) { return }
       guard ready.contains(descriptor) else { continue }
-      let accepted = accept(descriptor, nil, nil)
+      let accepted = accept(descriptor, nil, nil)  // sync-wait: the accept thread; ready
       guard accepted >= 0 else {
         // A connection that vanished before accept (ECONNABORTED), a signal, or a full
         // descriptor table: keep serving the others.
+        // sync-wait: the accept thread, backing off while descriptors are exhausted
         if errno == EMFILE || errno == ENFILE { usleep(10_000) }
         continue
       }

@@ -64,6 +64,7 @@ enum SystemCall {
   static func waitReadable(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> [Int32] {
     var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     let count = fds.withUnsafeMutableBufferPointer { buffer in
+      // sync-wait: the caller's thread: the accept thread and the connection threads
       poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
     }
     guard count > 0 else { return [] }

@@ -40,7 +40,7 @@ final class ChildProcess: @unchecked Sendable {
   /// input (`/dev/null` when `nil`); the caller keeps ownership of it.
   static func spawn(
     executable: String, arguments: [String], environment: [String: String], input: Int32?
-  ) throws -> ChildProcess {
+  ) async throws -> ChildProcess {
     var wrapped = (executable: executable, arguments: arguments)
     if let setpriv = parentDeathWrapper {
       // The wrapper would start even when the executable cannot: check it here, so that is
@@ -49,15 +49,12 @@ final class ChildProcess: @unchecked Sendable {
       wrapped = (setpriv, ["--pdeathsig", "TERM", "--", executable] + arguments)
     }
     let command = wrapped
-    let spawned = SpawnThread.shared.run {
+    let spawned = await SpawnThread.shared.run {
       Result {
         try spawnHere(
           executable: command.executable, arguments: command.arguments,
           environment: environment, input: input)
       }
-    }
-    guard let spawned else {
-      throw ProcessLaunchError(executable: executable, reason: "the spawner thread did not answer")
     }
     return try spawned.get()
   }
@@ -163,10 +160,11 @@ final class ChildProcess: @unchecked Sendable {
   /// Blocks the calling thread (for a process about to exit).
   static func terminateAll(grace: TimeInterval) {
     // On the spawner thread, so every spawn before this is registered and none comes after.
-    _ = SpawnThread.shared.run { registry.withValue { $0.closed = true } }
+    SpawnThread.shared.runAndWait { registry.withValue { $0.closed = true } }
     for signal in [SIGTERM, SIGKILL] {
       for child in registry.current.running.values { _ = child.send(signal) }
       let deadline = Date().addingTimeInterval(grace)
+      // sync-wait: a signal-handling thread as the process ends; bounded by twice `grace`
       while !registry.current.running.isEmpty, Date() < deadline { usleep(20_000) }
       if registry.current.running.isEmpty { return }
     }
@@ -182,6 +180,7 @@ final class ChildProcess: @unchecked Sendable {
     ]
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while descriptors.contains(where: { $0.fd >= 0 }) {
+      // sync-wait: ProcessRunner.collect's own queue (withBlockingWork), until the child ends
       if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         break
@@ -189,6 +188,7 @@ final class ChildProcess: @unchecked Sendable {
       for index in descriptors.indices
       where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
         let descriptor = descriptors[index].fd
+        // sync-wait: ProcessRunner.collect's own queue; poll said the pipe is readable
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count > 0 {
           collected[index].append(contentsOf: buffer[0..<count])
@@ -201,6 +201,7 @@ final class ChildProcess: @unchecked Sendable {
     for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
 
     var status: Int32 = 0
+    // sync-wait: ProcessRunner.collect's own queue; both pipes closed, the child is ending
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     lock.lock()
     reaped = true

@@ -1,3 +1,4 @@
+import ComposableCore
 import Dispatch
 import Foundation
 
@@ -69,19 +70,13 @@ public struct ProcessRunner: Sendable {
     }
     let inputDescriptor = try input.map(Self.inputFile)
     defer { if let inputDescriptor { close(inputDescriptor) } }
-    let child = try ChildProcess.spawn(
+    let child = try await ChildProcess.spawn(
       executable: path, arguments: arguments,
       environment: environment ?? ProcessInfo.processInfo.environment, input: inputDescriptor
     )
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<ProcessResult, Never>) in
-        // `collect` blocks until the child exits: on a queue of its own (which gets a thread
-        // of its own), never on the width-limited global pool that Swift concurrency and the
-        // rest of the process share.
-        DispatchQueue(label: "ProcessRunner.collect", qos: .userInitiated).async {
-          continuation.resume(returning: child.collect())
-        }
-      }
+      // `collect` blocks until the child exits.
+      await withBlockingWork("ProcessRunner.collect") { child.collect() }
     } onCancel: {
       child.terminate()
     }

@@ -19,26 +19,36 @@ final class SpawnThread: @unchecked Sendable {
     thread.start()
   }
 
-  /// Runs `body` on the spawner thread and answers its result (the caller waits: spawning
-  /// takes microseconds); `nil` only if the job never ran, which cannot happen.
-  func run<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+  /// Runs `body` on the spawner thread and answers its result; the calling task is suspended
+  /// meanwhile (its thread goes on with other tasks).
+  func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+      enqueue { continuation.resume(returning: body()) }
+    }
+  }
+
+  /// Runs `body` on the spawner thread and waits for it, blocking the calling thread: only
+  /// for a thread that is not a cooperative one (a signal handler's, about to exit).
+  func runAndWait(_ body: @escaping @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
-    let result = LockIsolated<T?>(nil)
-    condition.lock()
-    jobs.append {
-      result.setValue(body())
+    enqueue {
+      body()
       done.signal()
     }
+    done.wait()  // sync-wait: a signal-handling thread, never a cooperative one (terminateAll)
+  }
+
+  private func enqueue(_ job: @escaping @Sendable () -> Void) {
+    condition.lock()
+    jobs.append(job)
     condition.signal()
     condition.unlock()
-    done.wait()
-    return result.current
   }
 
   private func serve() -> Never {
     while true {
       condition.lock()
-      while jobs.isEmpty { condition.wait() }
+      while jobs.isEmpty { condition.wait() }  // sync-wait: the spawner thread, idle
       let job = jobs.removeFirst()
       condition.unlock()
       job()

@@ -74,6 +74,7 @@ public enum DurableFile {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
+      // sync-wait: a regular file — its read never waits for another thread
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0, errno == EINTR { continue }
       guard count >= 0 else { throw DurableFileError(url, "cannot read it") }

@@ -42,7 +42,11 @@ enum CLI {
     let saved: StateFile?
     do {
       try storage?.checkKind()
-      lock = try invocation.statePath.map(StateFileLock.acquire(for:))
+      if let path = invocation.statePath {
+        lock = try await StateFileLock.acquire(for: path)
+      } else {
+        lock = nil
+      }
     } catch {
       sink.errorLine("demo-cli: cannot use the state file \(invocation.statePath ?? ""): \(error)")
       return 1

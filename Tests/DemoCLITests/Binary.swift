@@ -74,14 +74,14 @@ enum DemoCLIBinary {
 
   /// Starts `demo-cli ARGUMENTS` with a standard input the test writes to (and keeps open
   /// until it closes it), for a process that must be running when the test acts on it.
-  static func start(_ arguments: [String], environment extra: [String: String] = [:]) throws
+  static func start(_ arguments: [String], environment extra: [String: String] = [:]) async throws
     -> RunningDemoCLI
   {
     var descriptors: [Int32] = [-1, -1]
     guard pipe(&descriptors) == 0 else { throw POSIXError(.EMFILE) }
     _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
     defer { close(descriptors[0]) }
-    let child = try ChildProcess.spawn(
+    let child = try await ChildProcess.spawn(
       executable: path, arguments: arguments, environment: environment(extra),
       input: descriptors[0])
     return RunningDemoCLI(child: child, input: descriptors[1])

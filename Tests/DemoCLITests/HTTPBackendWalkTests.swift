@@ -155,7 +155,7 @@ struct HTTPBackendWalkTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let log = directory.appendingPathComponent("serve.log").path
-    let serve = try ChildProcess.spawn(
+    let serve = try await ChildProcess.spawn(
       executable: "/bin/sh",
       arguments: ["-c", #"exec "$0" serve --port 0 > "$1" 2>&1"#, DemoCLIBinary.path, log],
       environment: DemoCLIBinary.environment(), input: nil)

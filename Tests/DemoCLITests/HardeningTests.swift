@@ -122,7 +122,7 @@ struct HardeningTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
     // Another demo-cli holds the file for its session.
-    let other = try DemoCLIBinary.start(["--state", path, "repl"])
+    let other = try await DemoCLIBinary.start(["--state", path, "repl"])
     other.send("status")
     try await waitUntil("the other demo-cli holds the lock") {
       (try? String(contentsOfFile: path + ".lock", encoding: .utf8)) == "\(other.pid)\n"
@@ -218,7 +218,7 @@ struct HardeningTests {
     for signal in [SIGTERM, SIGINT] {
       let directory = try temporaryDirectory()
       defer { try? FileManager.default.removeItem(at: directory) }
-      let running = try DemoCLIBinary.start(
+      let running = try await DemoCLIBinary.start(
         ["--backend", "git", "--remote", "new", "repl"], environment: ["TMPDIR": directory.path])
       running.send("signin ada lovelace")
       var run: URL?

@@ -1,4 +1,4 @@
-import Dispatch
+import ComposableCore
 
 /// Runs CPU-heavy synchronous test work (a million-byte digest, a 10 MB stream) on a thread of
 /// its own, so it never holds one of the two threads of Swift's cooperative pool — which the
@@ -7,9 +7,5 @@ import Dispatch
 public func offThePool<T: Sendable>(
   _ work: @escaping @Sendable () throws -> T
 ) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    DispatchQueue(label: "HTTPTestSupport.offThePool").async {
-      continuation.resume(with: Result { try work() })
-    }
-  }
+  try await withBlockingWork("HTTPTestSupport.offThePool") { Result { try work() } }.get()
 }

@@ -111,6 +111,7 @@ enum EventFiles {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 16 * 1024)
     while true {
+      // sync-wait: a regular file — its read never waits for another thread
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count == 0 { return data }
       if count < 0 {

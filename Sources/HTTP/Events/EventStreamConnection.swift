@@ -6,7 +6,8 @@ import Foundation
 
 /// One connection of an event stream: a URLSession data task whose delegate feeds the bytes
 /// to a parser as they arrive (`URLSession.bytes(for:)` does not exist on Linux) and hands
-/// each event on at once.
+/// each event on at once. Its delegate calls run on the session's delegate queue, never on a
+/// cooperative thread, so the `cancel()` they make may wait for FoundationNetworking.
 final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked Sendable {
   private let lock = NSLock()
   private var parser: ServerSentEventParser
@@ -18,8 +19,6 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
   private var delivered = 0
   private var ending: Ending?
   private var waiter: CheckedContinuation<Ending, Never>?
-  private var task: URLSessionDataTask?
-  private var cancelled = false
 
   /// How the task ended: its URL error (nil when the server closed the stream).
   struct Ending {
@@ -48,19 +47,20 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     self.open = open
   }
 
-  /// Starts `task` and returns once it ended; a cancelled connection never starts it.
-  func run(_ task: URLSessionDataTask) async -> Result {
+  /// Starts `urlRequest` as `request` on `transport` (whose session has this connection as its
+  /// delegate) and returns once it ended; a request cancelled first is never started.
+  func run(
+    _ urlRequest: URLRequest, as request: URLTransport.Request, on transport: URLTransport
+  ) async -> Result {
     let finished = await withCheckedContinuation {
       (continuation: CheckedContinuation<Ending, Never>) in
       let early = lock.withLock { () -> Ending? in
-        if cancelled { return Ending(error: CancellationError()) }
-        if self.ending == nil {
-          waiter = continuation
-          self.task = task
-        }
+        if self.ending == nil { waiter = continuation }
         return self.ending
       }
-      if let early { continuation.resume(returning: early) } else { task.resume() }
+      if let early { return continuation.resume(returning: early) }
+      transport.start(
+        urlRequest, as: request, refused: { self.finish(Ending(error: CancellationError())) })
     }
     return lock.withLock {
       Result(
@@ -70,13 +70,14 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     }
   }
 
-  /// Stops the connection, whether its task started yet or not.
-  func cancel() {
-    let started = lock.withLock { () -> URLSessionDataTask? in
-      cancelled = true
-      return task
+  /// Records how the task ended and wakes ``run(_:as:on:)``.
+  private func finish(_ ending: Ending) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Ending, Never>? in
+      self.ending = ending
+      defer { self.waiter = nil }
+      return self.waiter
     }
-    started?.cancel()
+    waiter?.resume(returning: ending)
   }
 
   static func isEventStream(_ response: HTTPURLResponse) -> Bool {
@@ -97,7 +98,7 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
     }
     completionHandler(accepted ? .allow : .cancel)
     // FoundationNetworking ignores the disposition: cancel the task as well.
-    if !accepted { dataTask.cancel() }
+    if !accepted { dataTask.cancel() }  // sync-wait: the session's delegate queue
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -112,6 +113,7 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
         return []
       }
     }
+    // sync-wait: the session's delegate queue
     if lock.withLock({ parseFailure != nil }) { dataTask.cancel() }
     // The delegate queue is serial: events are handed on in the order they were parsed.
     for event in events { deliver(event) }
@@ -120,12 +122,7 @@ final class EventStreamConnection: NSObject, URLSessionDataDelegate, @unchecked 
   func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
-    let waiter = lock.withLock { () -> CheckedContinuation<Ending, Never>? in
-      ending = Ending(error: error)
-      defer { self.waiter = nil }
-      return self.waiter
-    }
-    waiter?.resume(returning: Ending(error: error))
+    finish(Ending(error: error))
   }
 
   func urlSession(

@@ -129,15 +129,15 @@ extension HTTPSession {
       })
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1
-    let transport = URLSession(
+    let transport = URLTransport(
       configuration: URLSessionFactory.configuration(timeout: options.idleTimeout),
       delegate: connection, delegateQueue: queue)
-    defer { transport.invalidateAndCancel() }
-    let task = transport.dataTask(with: prepared.urlRequest)
+    defer { transport.invalidate() }
+    let started = URLTransport.Request(on: transport)
     let result = await withTaskCancellationHandler {
-      await connection.run(task)
+      await connection.run(prepared.urlRequest, as: started, on: transport)
     } onCancel: {
-      connection.cancel()
+      started.cancel()
     }
     try Task.checkCancellation()
     if let failure = result.parseFailure {

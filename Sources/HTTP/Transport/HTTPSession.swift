@@ -31,9 +31,9 @@ public final class HTTPSession: Sendable {
   public let baseURL: URL
   /// How the session treats its server (CSRF, session end, timeout, logging).
   public let configuration: HTTPSessionConfiguration
-  let urlSession: URLSession
+  private let transport: URLTransport
   /// For intents: each request closes its connection, so none rides a reused one.
-  private let freshConnections: URLSession
+  private let freshConnections: URLTransport
   private let state: LockIsolated<State>
 
   private struct State {
@@ -58,14 +58,15 @@ public final class HTTPSession: Sendable {
   public init(baseURL: URL, configuration: HTTPSessionConfiguration = HTTPSessionConfiguration()) {
     self.baseURL = baseURL
     self.configuration = configuration
-    self.urlSession = URLSessionFactory.makeSession(timeout: configuration.timeout)
-    self.freshConnections = URLSessionFactory.makeSession(timeout: configuration.timeout)
+    self.transport = URLSessionFactory.makeTransport(timeout: configuration.timeout)
+    self.freshConnections = URLSessionFactory.makeTransport(timeout: configuration.timeout)
     self.state = LockIsolated(State(jar: CookieJar(maximumCount: configuration.maximumCookieCount)))
   }
 
   deinit {
-    urlSession.invalidateAndCancel()
-    freshConnections.invalidateAndCancel()
+    // Never waits: the last reference may go on a cooperative thread, inside a task.
+    transport.invalidate()
+    freshConnections.invalidate()
   }
 
   // MARK: Session state
@@ -161,7 +162,7 @@ public final class HTTPSession: Sendable {
     let data: Data
     let urlResponse: URLResponse
     do {
-      let transport = onFreshConnection ? freshConnections : urlSession
+      let transport = onFreshConnection ? freshConnections : self.transport
       (data, urlResponse) = try await transport.data(for: prepared.urlRequest)
     } catch {
       throw failure(error, prepared)

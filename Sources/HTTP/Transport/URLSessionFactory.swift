@@ -24,11 +24,9 @@ enum URLSessionFactory {
     return configuration
   }
 
-  /// A session for ordinary requests (redirects are answered, not followed).
-  static func makeSession(timeout: Duration) -> URLSession {
-    URLSession(
-      configuration: configuration(timeout: timeout), delegate: RedirectRefusal(),
-      delegateQueue: nil)
+  /// A transport for ordinary requests (redirects are answered, not followed).
+  static func makeTransport(timeout: Duration) -> URLTransport {
+    URLTransport(configuration: configuration(timeout: timeout), delegate: RedirectRefusal())
   }
 }
 

@@ -38,6 +38,7 @@ enum TemporaryFolders {
   /// it (so the folders are removed and the exit status is the signal's), waiting at most ten
   /// seconds for it.
   static func exit(_ status: Int32) -> Never {
+    // sync-wait: the thread ending the process, while a signal's handler ends it; ≤ 10 s
     for _ in 0..<1_000 where interruption.current != nil { usleep(10_000) }
     Foundation.exit(status)
   }

@@ -15,7 +15,7 @@ final class StateFileLock {
   }
 
   /// Takes the lock for the state file at `path`, or says who holds it.
-  static func acquire(for path: String) throws(StateFileError) -> StateFileLock {
+  static func acquire(for path: String) async throws(StateFileError) -> StateFileLock {
     let lockPath = path + ".lock"
     let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
@@ -31,12 +31,12 @@ final class StateFileLock {
     // a copy of the descriptor until it execs) lets go within moments: try for up to a second.
     var locked = false
     for attempt in 1...20 {
-      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {  // sync-wait: none — LOCK_NB
         locked = true
         break
       }
       guard errno == EWOULDBLOCK, attempt < 20 else { break }
-      usleep(50_000)
+      try? await Task.sleep(for: .milliseconds(50))
     }
     guard locked else {
       let busy = errno == EWOULDBLOCK

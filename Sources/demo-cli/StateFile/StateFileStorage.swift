@@ -72,6 +72,7 @@ struct StateFileStorage: Sendable {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
+      // sync-wait: a regular file — its read never waits for another thread
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
