@@ -189,6 +189,8 @@ final class Endpoints: Sendable {
       return .idempotency(.keyReused)
     case .proposalNotOpen:
       return .problem(409, .notOpen, "Not open", error.description)
+    case .counterExhausted:
+      return .problem(503, .other, "Unavailable", error.description)
     }
   }
 }

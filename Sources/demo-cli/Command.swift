@@ -1,3 +1,5 @@
+import WorkspaceDemoFeature
+
 /// One repl command, parsed and checked for arity and syntax (not yet against the state).
 enum Command: Equatable, Sendable {
   case signIn(username: String, password: String)
@@ -52,8 +54,11 @@ enum Command: Equatable, Sendable {
   }
 
   /// The command as a person typed it, with any password masked (for echoing piped input).
+  /// A user name is shown only when it names a demo account: anything else may be a password
+  /// typed in its place (`signin lovelace ada`).
   var maskedText: String? {
-    if case .signIn(let username, _) = self { return "signin \(username) ********" }
-    return nil
+    guard case .signIn(let username, _) = self else { return nil }
+    let known = DemoAccount.all.contains { $0.username == username }
+    return "signin \(known ? username : "********") ********"
   }
 }

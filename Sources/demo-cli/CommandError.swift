@@ -31,10 +31,30 @@ enum CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether `word` is repeated in a message about a line that failed: a short word of ASCII
-  /// letters is taken for a (mistyped) command's name. Anything else is not repeated, and a
-  /// failed line's later words never are.
+  /// Whether `word` is repeated in a message about a line that failed: only a mistyped command
+  /// name — a short word of ASCII letters at most two edits away from a command's name or
+  /// alias (`sigin`, `proppse`). Any other word may be a password typed on the wrong line
+  /// (`lovelace` after `signin ada`) and is never repeated; nor are a failed line's later words.
   static func couldBeCommandName(_ word: String) -> Bool {
-    (1...12).contains(word.count) && word.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "?") }
+    guard (1...12).contains(word.count), word.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+      return word == "?"
+    }
+    let typed = Array(word.lowercased().utf8)
+    return CommandTable.all.contains { spec in
+      ([spec.name] + spec.aliases).contains { editDistance(typed, Array($0.utf8)) <= 2 }
+    }
+  }
+
+  /// The Levenshtein distance of two short byte strings. O(`a.count` × `b.count`).
+  private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+      var current = [i + 1] + Array(repeating: 0, count: b.count)
+      for (j, y) in b.enumerated() {
+        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+      }
+      previous = current
+    }
+    return previous[b.count]
   }
 }

@@ -88,8 +88,13 @@ struct CommandParserTests {
   @Test("Error messages are one readable line")
   func messages() {
     #expect(
-      CommandError.unknownCommand("fly").description
-        == "unknown command 'fly'; type 'help' for the list of commands")
+      CommandError.unknownCommand("sigin").description
+        == "unknown command 'sigin'; type 'help' for the list of commands")
+    #expect(
+      CommandError.unknownCommand("lovelace").description
+        == "unknown command (not repeated here: it may hold a password); "
+        + "type 'help' for the list of commands",
+      "a word no command name is close to may be a password")
     #expect(
       CommandError.usage(command: "signin").description
         == "wrong arguments for signin; usage: signin USER PASSWORD")

@@ -71,6 +71,47 @@ struct HardeningTests {
     }
   }
 
+  @Test("A state file whose numbers are in range but contradict each other is refused")
+  func contradictoryNumbers() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"]).status == 0)
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    // A token counter behind a live session would hand its token out again.
+    let behind = saved.replacingOccurrences(
+      of: #""lastTokenNumber" : 1"#, with: #""lastTokenNumber" : 0"#)
+    try writePrivately(behind, to: path)
+    let run = try await DemoCLIBinary.run(
+      ["--state", path, "repl"], input: "signin ada lovelace\n")
+    #expect(run.status == 1)
+    #expect(
+      run.errorText.hasSuffix(
+        "session session-1 is not one the token counter (0) handed out\n"), "\(run.errorText)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == behind, "the file was changed")
+  }
+
+  @Test("Counters at their limit: sign-in is refused with a reason, and the file still reads back")
+  func countersAtTheirLimit() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("state.json").path
+    #expect(await runCLI(["--state", path, "repl"], input: ["status"]).status == 0)
+    let saved = try String(contentsOfFile: path, encoding: .utf8)
+    let full = saved.replacingOccurrences(
+      of: #""lastTokenNumber" : 0"#, with: #""lastTokenNumber" : 999999999"#)
+    #expect(full != saved)
+    try writePrivately(full, to: path)
+    for _ in 0..<3 {
+      let run = await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"])
+      #expect(!run.errors.contains("not a usable"), "the tool refused its own file: \(run.errors)")
+      #expect(
+        run.output.contains("✓ signed in as ada") || run.output.contains("last session number"))
+    }
+    let last = await runCLI(["--state", path, "repl"], input: ["signin ada lovelace"])
+    #expect(last.output.contains("the system has handed out its last session number"))
+  }
+
   // MARK: 6. Passwords in echoed lines
 
   @Test("No form of a bad signin line echoes the password")
@@ -88,6 +129,16 @@ struct HardeningTests {
     #expect(
       run.output.contains(
         "› ********\n✗ unknown command (not repeated here: it may hold a password)"))
+  }
+
+  @Test("A password typed on a line of its own, or as the user name, is never repeated")
+  func misplacedPasswordsNeverRepeated() async {
+    let run = await runCLI(["repl"], input: ["signin ada", "lovelace", "signin lovelace ada"])
+    #expect(!run.output.contains("lovelace"), "\(run.output)")
+    #expect(run.output.contains("› ********\n✗ unknown command (not repeated here"))
+    #expect(run.output.contains("there is no such account"), "\(run.output)")
+    let shown = await runCLI(["repl"], input: ["signin lovelace ada", "status"])
+    #expect(!shown.output.contains("lovelace"), "nor in a later notice: \(shown.output)")
   }
 
   // MARK: 7. The session token

@@ -24,19 +24,19 @@ struct ReplTests {
     #expect(clean.output.contains("✓ signed in as ada"))
     #expect(!clean.output.contains("demo>"))
 
-    let interactive = await runCLI(["repl"], input: ["frobnicate", "quit"], interactive: true)
+    let interactive = await runCLI(["repl"], input: ["statsu", "quit"], interactive: true)
     #expect(interactive.status == 0)
     #expect(interactive.output.contains("demo> "))
-    #expect(interactive.output.contains("unknown command 'frobnicate'"))
+    #expect(interactive.output.contains("unknown command 'statsu'"))
   }
 
   @Test("Unknown commands and wrong arity fail, and the shell goes on")
   func parseErrors() async {
     let run = await runCLI(
-      ["repl"], input: ["frobnicate", "signin ada", "merge", "signin ada lovelace"])
+      ["repl"], input: ["porpose", "signin ada", "merge", "signin ada lovelace"])
     #expect(run.status == 1)
     #expect(
-      run.output.contains("✗ unknown command 'frobnicate'; type 'help' for the list of commands"))
+      run.output.contains("✗ unknown command 'porpose'; type 'help' for the list of commands"))
     #expect(run.output.contains("✗ wrong arguments for signin; usage: signin USER PASSWORD"))
     #expect(run.output.contains("› signin ********"), "a malformed signin line is echoed masked")
     #expect(run.output.contains("✗ wrong arguments for merge; usage: merge PROPOSAL_ID"))

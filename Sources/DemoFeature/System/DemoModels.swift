@@ -104,10 +104,14 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
   case idempotencyConflict(UUID)
   case noSuchProposal(String)
   case proposalNotOpen(String)
+  /// The system has handed out every session (or grant) number it may: a state file at its
+  /// limit, which the system refuses to count past rather than write one it cannot read.
+  case counterExhausted(String)
 
   public var description: String {
     switch self {
-    case .unknownAccount(let name): "there is no account named \(name)"
+    // The name is not repeated: a password typed in its place (`signin lovelace ada`) would be.
+    case .unknownAccount: "there is no such account"
     case .wrongPassword(let name): "wrong password for \(name)"
     case .sessionExpired: "the session has ended; sign in again"
     case .admissionDenied(let reason): "admission denied: \(reason)"
@@ -119,6 +123,8 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .idempotencyConflict(let key): "idempotency key \(key) was used for other content"
     case .noSuchProposal(let id): "there is no proposal \(id)"
     case .proposalNotOpen(let id): "proposal \(id) is not open"
+    case .counterExhausted(let kind):
+      "the system has handed out its last \(kind) number; start from a fresh state file"
     }
   }
 }

@@ -42,6 +42,9 @@ public actor DemoSystem {
   public func signIn(username: String, password: String) throws(DemoError) -> DemoSession {
     guard let account = accounts[username] else { throw .unknownAccount(username) }
     guard account.password == password else { throw .wrongPassword(username) }
+    guard state.lastTokenNumber < DemoSystemSnapshot.largestCounter else {
+      throw .counterExhausted("session")
+    }
     state.lastTokenNumber += 1
     let session = DemoSession(token: "session-\(state.lastTokenNumber)", username: username)
     state.sessions[session.token] = username
@@ -68,6 +71,9 @@ public actor DemoSystem {
   public func admit(token: String) throws(DemoError) -> DemoGrant {
     let account = try account(token: token)
     try Self.applyPolicy(to: account)
+    guard state.lastGrantNumber < DemoSystemSnapshot.largestCounter else {
+      throw .counterExhausted("grant")
+    }
     state.lastGrantNumber += 1
     let grant = DemoGrant(
       id: "grant-\(state.lastGrantNumber)", username: account.username, sessionToken: token)

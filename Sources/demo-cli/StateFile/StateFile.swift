@@ -75,6 +75,7 @@ struct StateFile: Codable, Equatable, Sendable {
       throw .corrupt(
         "format version \(file.version); this demo-cli reads version \(currentVersion)")
     }
+    if let broken = file.system?.firstBrokenInvariant() { throw .corrupt(broken) }
     return file
   }
 

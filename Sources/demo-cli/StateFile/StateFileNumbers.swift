@@ -1,4 +1,5 @@
 import Foundation
+import WorkspaceDemoFeature
 
 /// The numbers of a state file, range-checked before anything reads them.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// so a hostile or damaged value never reaches that arithmetic.
 enum StateFileNumbers {
   /// The largest number a state file may hold (a billion sign-ins).
-  static let largest = 1_000_000_000
+  static let largest = DemoSystemSnapshot.largestCounter
 
   /// Throws `StateFileError.corrupt` naming the first number out of range and where it is.
   /// Data that is not JSON is left to the decoder to explain.
