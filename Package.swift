@@ -237,7 +237,7 @@ let package = Package(
       name: "WorkspaceHTTPTests",
       dependencies: [
         "ComposableCore", "ComposableTesting", "HTTPTestSupport", "LoopbackHTTPServer",
-        "WorkspaceHTTP",
+        "LoopbackSockets", "WorkspaceHTTP",
       ]
     ),
     .testTarget(
