@@ -14,8 +14,16 @@ import ProcessSupport
 /// It releases the lock when the transaction is `committed` or `aborted`. A push to the branch
 /// while the lock is held is refused by git ("cannot lock ref"), and a proposal pushed while
 /// the branch is being updated is refused ("is being updated; try again"). Other refs, and
-/// deleting a proposal, pass untouched. If the remote's `git receive-pack` dies between the two
-/// states, the branch stays locked until the lock file is removed — as after any crashed git.
+/// deleting a proposal, pass untouched.
+///
+/// The lock names its holder (`head-guard <pid>` of the `git receive-pack` running the
+/// transaction: the hook's nearest ancestor whose command names receive-pack, found in `/proc`
+/// or with `ps`), and is released only by that holder. If the holder dies between the two
+/// states (killed with its client), the lock is stale: the next proposal push finds the holder
+/// gone and takes the lock over (one at a time, under a takeover lock), so the branch is never
+/// wedged for good. A lock git itself holds (any other content) is never touched. Our clients
+/// never signal the remote's side (``GitProcess`` ends a `git push` alone, not its process
+/// group).
 ///
 /// ```swift
 /// try GitHeadGuardHook.install(in: URL(fileURLWithPath: "/srv/git/catalogue.git"))
@@ -38,7 +46,48 @@ public enum GitHeadGuardHook {
     state=$1
     gitdir=$(git rev-parse --git-dir) || exit 1
     markers="$gitdir/workspace-head-guard"
+    # The receive-pack running this transaction (it outlives every state of it, even when
+    # another hook runs this one): the nearest ancestor whose command names receive-pack.
+    arguments_of() {
+      if [ -r "/proc/$1/cmdline" ]; then tr '\\000' ' ' <"/proc/$1/cmdline"
+      else ps -o args= -p "$1" 2>/dev/null; fi
+    }
+    parent_of() {
+      if [ -r "/proc/$1/stat" ]; then sed 's/.*) [A-Za-z] \\([0-9]*\\).*/\\1/' "/proc/$1/stat"
+      else ps -o ppid= -p "$1" 2>/dev/null | tr -d ' '; fi
+    }
+    owner=$PPID
+    pid=$PPID
+    while [ -n "$pid" ] && [ "$pid" -gt 1 ] 2>/dev/null; do
+      case "$(arguments_of "$pid")" in *receive-pack*) owner=$pid; break ;; esac
+      pid=$(parent_of "$pid")
+    done
+    holder="head-guard $owner"
     status=0
+    # Whether lock $1 is a head guard's whose receive-pack is gone.
+    stale() {
+      content=$(cat "$1" 2>/dev/null) || return 1
+      case "$content" in
+      "head-guard "*) ! kill -0 "${content#head-guard }" 2>/dev/null ;;
+      *) return 1 ;;
+      esac
+    }
+    # Takes lock $1 with claim $2: exclusively, or over a stale head guard's lock.
+    take() {
+      ln "$2" "$1" 2>/dev/null && return 0
+      stale "$1" || return 1
+      takeover="$markers/takeover"
+      ln "$2" "$takeover" 2>/dev/null || { stale "$takeover" && rm -f "$takeover"; return 1; }
+      taken=1
+      if stale "$1"; then
+        rm -f "$1"
+        ln "$2" "$1" 2>/dev/null || taken=0
+      else
+        taken=0
+      fi
+      rm -f "$takeover"
+      [ $taken = 1 ]
+    }
     while read -r old new ref; do
       case "$ref" in "$namespace"*) ;; *) continue ;; esac
       marker="$markers/$(printf '%s' "$ref" | tr '/' '%')"
@@ -54,14 +103,16 @@ public enum GitHeadGuardHook {
         lock="$gitdir/refs/heads/$target.lock"
         mkdir -p "${lock%/*}" "$markers" || { status=1; break; }
         claim=$(mktemp "$markers/.claim.XXXXXX") || { status=1; break; }
-        if ! ln "$claim" "$lock" 2>/dev/null; then
+        printf '%s\n' "$holder" >"$claim"
+        # The marker first: however this hook ends, `aborted` finds what to release.
+        printf '%s\n' "$lock" >"$marker"
+        if ! take "$lock" "$claim"; then
           rm -f "$claim"
           echo "head guard: $target is being updated; try again" >&2
           status=1
           break
         fi
         rm -f "$claim"
-        printf '%s\\n' "$lock" >"$marker"
         head=$(git rev-parse --verify --quiet "refs/heads/$target^{commit}")
         parent=$(git rev-parse --verify --quiet "$new^1")
         if [ "$head" != "$parent" ]; then
@@ -72,7 +123,10 @@ public enum GitHeadGuardHook {
         ;;
       committed | aborted)
         if [ -f "$marker" ]; then
-          rm -f "$(cat "$marker")" "$marker"
+          lock=$(cat "$marker")
+          # Only this transaction's own lock: never one another push holds.
+          [ "$(cat "$lock" 2>/dev/null)" = "$holder" ] && rm -f "$lock"
+          rm -f "$marker"
         fi
         ;;
       esac

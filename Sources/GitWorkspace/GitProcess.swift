@@ -88,9 +88,12 @@ public struct GitProcess: Sendable {
     full += arguments
     let result: ProcessResult
     do {
+      // A push to a local path runs the remote's `git receive-pack` and its hooks as git's
+      // children: cancellation signals git alone, never the remote's side (a hook holding a
+      // branch's ref lock would leave it locked for every user of the remote).
       result = try await ProcessRunner().run(
         executable, arguments: full, environment: processEnvironment(adding: environment),
-        input: input
+        input: input, termination: arguments.first == "push" ? .processOnly : .processGroup
       )
     } catch let launch as ProcessLaunchError {
       throw GitError(arguments: arguments, status: -1, message: launch.description)

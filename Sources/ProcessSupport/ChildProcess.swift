@@ -25,21 +25,26 @@ import Foundation
 /// what happened keep their intent durable and ask the remote.
 final class ChildProcess: @unchecked Sendable {
   let pid: pid_t
+  /// Who a termination signal goes to.
+  let termination: ProcessTermination
   private let output: Int32
   private let error: Int32
   private let lock = NSLock()
   private var reaped = false
 
-  private init(pid: pid_t, output: Int32, error: Int32) {
+  private init(pid: pid_t, termination: ProcessTermination, output: Int32, error: Int32) {
     self.pid = pid
+    self.termination = termination
     self.output = output
     self.error = error
   }
 
   /// Starts `executable` (an absolute path). `input` is a readable descriptor for standard
-  /// input (`/dev/null` when `nil`); the caller keeps ownership of it.
+  /// input (`/dev/null` when `nil`); the caller keeps ownership of it. `termination` says
+  /// who its termination signals reach.
   static func spawn(
-    executable: String, arguments: [String], environment: [String: String], input: Int32?
+    executable: String, arguments: [String], environment: [String: String], input: Int32?,
+    termination: ProcessTermination = .processGroup
   ) async throws -> ChildProcess {
     var wrapped = (executable: executable, arguments: arguments)
     if let setpriv = parentDeathWrapper {
@@ -53,7 +58,7 @@ final class ChildProcess: @unchecked Sendable {
       Result {
         try spawnHere(
           executable: command.executable, arguments: command.arguments,
-          environment: environment, input: input)
+          environment: environment, input: input, termination: termination)
       }
     }
     return try spawned.get()
@@ -69,7 +74,8 @@ final class ChildProcess: @unchecked Sendable {
   }()
 
   private static func spawnHere(
-    executable: String, arguments: [String], environment: [String: String], input: Int32?
+    executable: String, arguments: [String], environment: [String: String], input: Int32?,
+    termination: ProcessTermination
   ) throws -> ChildProcess {
     guard !registry.current.closed else {
       throw ProcessLaunchError(executable: executable, reason: "the process is exiting")
@@ -141,7 +147,8 @@ final class ChildProcess: @unchecked Sendable {
       close(error.read)
       throw ProcessLaunchError(executable: executable, reason: String(cString: strerror(status)))
     }
-    let child = ChildProcess(pid: pid, output: output.read, error: error.read)
+    let child = ChildProcess(
+      pid: pid, termination: termination, output: output.read, error: error.read)
     registry.withValue { $0.running[pid] = child }
     return child
   }
@@ -227,7 +234,7 @@ final class ChildProcess: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !reaped else { return false }
-    kill(-pid, signal)
+    kill(termination == .processGroup ? -pid : pid, signal)
     return true
   }
 

@@ -50,6 +50,10 @@ public struct ProcessRunner: Sendable {
   ///   - input: the child's standard input (served from an unlinked temporary file, so a
   ///     child that exits without reading it can neither block nor raise SIGPIPE); `nil`
   ///     connects standard input to `/dev/null`.
+  ///   - termination: who cancellation's signals reach: the child's whole process group (the
+  ///     default), or the child alone (`.processOnly`, for a child whose own children belong
+  ///     to someone else, such as `git push` to a local repository, whose `git receive-pack`
+  ///     and hooks run the remote's side).
   /// - Returns: the exit status and both outputs. A non-zero status is not an error here.
   /// - Throws: ``ProcessLaunchError`` when the process cannot be started; `CancellationError`
   ///   when the calling task was cancelled (the process is terminated).
@@ -58,7 +62,8 @@ public struct ProcessRunner: Sendable {
     arguments: [String],
     environment: [String: String]? = nil,
     currentDirectory: URL? = nil,
-    input: Data? = nil
+    input: Data? = nil,
+    termination: ProcessTermination = .processGroup
   ) async throws -> ProcessResult {
     try Task.checkCancellation()
     var path = executable.path
@@ -72,8 +77,8 @@ public struct ProcessRunner: Sendable {
     defer { if let inputDescriptor { close(inputDescriptor) } }
     let child = try await ChildProcess.spawn(
       executable: path, arguments: arguments,
-      environment: environment ?? ProcessInfo.processInfo.environment, input: inputDescriptor
-    )
+      environment: environment ?? ProcessInfo.processInfo.environment, input: inputDescriptor,
+      termination: termination)
     let result = await withTaskCancellationHandler {
       // `collect` blocks until the child exits.
       await withBlockingWork("ProcessRunner.collect") { child.collect() }

@@ -148,6 +148,86 @@ struct HeadGuardTests {
     #expect(!GitHeadGuardHook.isInstalled(in: remote.remote))
   }
 
+  @Test func aLockLeftByADeadReceivePackIsTakenOverAndNoOtherLockIsTouched() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    try GitHeadGuardHook.install(in: harness.remote.remote)
+    let git = harness.enforcedByTheRemote()
+    let lock = harness.remote.remote.appendingPathComponent("refs/heads/main.lock")
+    // A process that has ended: its pid names no one.
+    let dead = try await harness.remote.git.text(["-c", "alias.pid=!echo $$", "pid"])
+
+    // Locks the guard must leave alone: a live holder's, and git's own (a commit id).
+    let held: [(WorkspaceID, String)] = [
+      ("held-live", "head-guard \(getpid())"), ("held-git", String(repeating: "a", count: 40)),
+    ]
+    for (workspace, content) in held {
+      try Data((content + "\n").utf8).write(to: lock)
+      let session = try await git.prepareSource(workspace)
+      try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+      let changes = try await git.captureChanges(session.source, session.baseline)
+      await #expect(throws: (any Error).self, "\(content) was taken over") {
+        try await git.publishProposal(session.source, session.baseline, changes, request("Held"))
+      }
+      #expect(try String(contentsOf: lock, encoding: .utf8) == content + "\n")
+    }
+
+    // A head guard's lock whose receive-pack is gone: the branch is wedged for everyone…
+    try Data("head-guard \(dead)\n".utf8).write(to: lock)
+    await #expect(throws: GitError.self, "a push to main while the stale lock is there") {
+      try await harness.remote.commit(on: "main")
+    }
+    // …until the next proposal push finds it stale, takes it over and releases it.
+    let session = try await git.prepareSource("recovered")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await git.captureChanges(session.source, session.baseline)
+    let proposal = try await git.publishProposal(
+      session.source, session.baseline, changes, request("Recovered"))
+    #expect(try await harness.remote.proposalRefs() == [proposal.id])
+    #expect(!FileManager.default.fileExists(atPath: lock.path), "the lock was not released")
+    try await harness.remote.commit(on: "main")
+  }
+
+  @Test func cancellingAPushNeverSignalsTheRemotesSide() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let harness = try await GitHarness.make(in: directory)
+    let held = directory.url.appendingPathComponent("held")
+    let go = directory.url.appendingPathComponent("go")
+    let signalled = directory.url.appendingPathComponent("signalled")
+    let finished = directory.url.appendingPathComponent("finished")
+    // The remote's pre-receive hook (a child of git receive-pack, itself git push's child on a
+    // local remote) notes a termination signal, or its own end.
+    try await installExecutable(
+      """
+      #!/bin/sh
+      trap 'touch "\(signalled.path)"; exit 1' TERM INT HUP
+      touch '\(held.path)'
+      n=0
+      while [ ! -e '\(go.path)' ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+      touch '\(finished.path)'
+      exit 1
+      """, at: harness.remote.remote.appendingPathComponent("hooks/pre-receive"))
+    let git = harness.git
+    let session = try await git.prepareSource("cancelled")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await git.captureChanges(session.source, session.baseline)
+    let publication = Task {
+      try await git.publishProposal(session.source, session.baseline, changes, request("Gone"))
+    }
+    try await waitForFile(held)
+    // The cancellation handler signals at once; the hook notices a signal within 0.1 s, and
+    // the go only after that.
+    publication.cancel()
+    try Data().write(to: go)
+    _ = await publication.result
+    try await waitForFile(finished)
+    #expect(
+      !FileManager.default.fileExists(atPath: signalled.path),
+      "the remote's hook was signalled when the client's push was cancelled")
+  }
+
   @Test func withTheHookAnUncontestedPublicationAndItsRetryAnswerOneRecord() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
