@@ -292,7 +292,12 @@ struct HardeningTests {
       let ended = try await running.finish()
       #expect(
         ended.signal == signal, "demo-cli did not end by signal \(signal): \(ended.errorText)")
-      // The run's folder (working copies, seed clone) is gone; the remote stays, as documented.
+      // The run's folder (working copies, seed clone) is gone — what its handler could not
+      // remove while the process's tasks still wrote is swept just after it ended; the remote
+      // stays, as documented.
+      try? await waitUntil("the run's folder to be swept") {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) == [remote]
+      }
       let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
       let inside = FileManager.default.subpaths(atPath: directory.path) ?? []
       #expect(left == [remote], "\(inside.filter { !$0.hasPrefix(remote) }) \(ended.errorText)")

@@ -30,8 +30,9 @@ enum TemporaryFolders {
   /// Removes `folder`, one this run made (unless an interruption's handler is doing it).
   static func remove(_ folder: URL) {
     guard interruption.current == nil else { return }
-    folders.withValue { $0.removeAll { $0 == folder } }
     try? FileManager.default.removeItem(at: folder)
+    // Off the list only once it is gone: a signal meanwhile still finds it there.
+    folders.withValue { $0.removeAll { $0 == folder } }
   }
 
   /// Ends the process with `status` — or, when a signal is being handled, lets its handler end
@@ -67,6 +68,9 @@ enum TemporaryFolders {
         else { return }
         // Children first, so none is still writing into a folder being removed.
         ProcessRunner.terminateAllChildren()
+        // This process's own tasks may still write until the signal ends it: a sweeper that
+        // outlives it removes whatever they left, once it is gone.
+        sweepAfterExit(folders.current)
         removeAll()
         Foundation.signal(signal, SIG_DFL)
         kill(getpid(), signal)
@@ -74,6 +78,36 @@ enum TemporaryFolders {
       source.resume()
       sources.withValue { $0.append(source) }
     }
+  }
+}
+
+extension TemporaryFolders {
+  /// Starts `/bin/sh` in a process group of its own (no signal to this one's reaches it),
+  /// silent, to remove `folders` once this process has ended.
+  fileprivate static func sweepAfterExit(_ folders: [URL]) {
+    guard !folders.isEmpty else { return }
+    let script = #"while kill -0 "$0" 2>/dev/null; do sleep 0.05; done; rm -rf -- "$@""#
+    let arguments = ["/bin/sh", "-c", script, String(getpid())] + folders.map(\.path)
+    var actions = posix_spawn_file_actions_t()
+    var attributes = posix_spawnattr_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawnattr_init(&attributes)
+    defer {
+      posix_spawn_file_actions_destroy(&actions)
+      posix_spawnattr_destroy(&attributes)
+    }
+    for descriptor in Int32(0)...2 {
+      posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_RDWR, 0)
+    }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { for argument in argv { free(argument) } }
+    var pid: pid_t = 0
+    _ = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
   }
 }
 
