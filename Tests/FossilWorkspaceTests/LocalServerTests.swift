@@ -39,6 +39,22 @@ struct LocalServerTests {
     }
   }
 
+  @Test func aRunningServerLeavesNoPidFileBehindForAKillToStrand() async throws {
+    try await FossilFixture.with { fixture in
+      let server = try await LocalFossilServer.start(serving: fixture.repository)
+      let temporary = FileManager.default.temporaryDirectory
+      let pidFiles = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        .filter { $0.hasPrefix("fossil-server-") && $0.hasSuffix(".pid") }
+      let ours = pidFiles.filter {
+        let text = try? String(
+          contentsOf: temporary.appendingPathComponent($0), encoding: .utf8)
+        return text?.trimmingCharacters(in: .whitespacesAndNewlines) == "\(server.pid)"
+      }
+      #expect(ours.isEmpty, "\(ours) would outlive a SIGKILL of this process")
+      await server.stop()
+    }
+  }
+
   @Test func aPortServedForAnotherRepositoryIsBusyNotOurs() async throws {
     try await FossilFixture.with { first in
       try await FossilFixture.with { second in

@@ -36,11 +36,10 @@ public final class LocalFossilServer: Sendable {
   public let pid: pid_t
   private let run: Task<ProcessResult?, Never>
   private let exited: LockIsolated<Bool>
-  private let pidFile: URL
 
   private init(
     repository: LocalFossilRepository, port: UInt16, pid: pid_t,
-    run: Task<ProcessResult?, Never>, exited: LockIsolated<Bool>, pidFile: URL
+    run: Task<ProcessResult?, Never>, exited: LockIsolated<Bool>
   ) {
     self.repository = repository
     self.port = port
@@ -48,7 +47,6 @@ public final class LocalFossilServer: Sendable {
     self.pid = pid
     self.run = run
     self.exited = exited
-    self.pidFile = pidFile
   }
 
   /// Starts serving `repository` on `port`, or on a free port when `nil` (then up to
@@ -106,24 +104,28 @@ public final class LocalFossilServer: Sendable {
       baseURL: URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/"),
       configuration: HTTPSessionConfiguration(timeout: .seconds(1)))
     let deadline = ContinuousClock.now.advanced(by: readyWithin)
+    // The pid file lives only until it was read: a run killed later leaves nothing behind.
+    var serverPID: pid_t?
+    defer { try? FileManager.default.removeItem(at: pidFile) }
     while ContinuousClock.now < deadline {
       if exited.current {
-        try? FileManager.default.removeItem(at: pidFile)
         let message = (await run.value)?.errorText ?? ""
         throw message.contains("unable to open listening socket")
           ? LocalFossilServerError.portInUse(port)
           : LocalFossilServerError.didNotStart(Self.firstLine(message))
       }
-      if let pid = readPID(pidFile), await answersFor(projectCode, probe) {
+      if serverPID == nil, let pid = readPID(pidFile) {
+        serverPID = pid
+        try? FileManager.default.removeItem(at: pidFile)
+      }
+      if let pid = serverPID, await answersFor(projectCode, probe) {
         return LocalFossilServer(
-          repository: repository, port: port, pid: pid, run: run, exited: exited,
-          pidFile: pidFile)
+          repository: repository, port: port, pid: pid, run: run, exited: exited)
       }
       try await Task.sleep(for: .milliseconds(20))
     }
     run.cancel()
     _ = await run.value
-    try? FileManager.default.removeItem(at: pidFile)
     throw LocalFossilServerError.didNotStart("it did not answer within \(readyWithin)")
   }
 
@@ -143,7 +145,6 @@ public final class LocalFossilServer: Sendable {
   }
 
   private func end(first signal: Int32, grace: Duration) async {
-    defer { try? FileManager.default.removeItem(at: pidFile) }
     guard !exited.current else { return }
     signalGroup(signal)
     let run = self.run
