@@ -161,6 +161,66 @@ struct CrashInjectionTests {
     #expect(records == 1, "\(records) records after a SIGKILL at \(kill.testDescription)")
   }
 
+  @Test(
+    "An attempt interrupted under one person is shown to the next, never sent under their name",
+    arguments: [CrashInjection.Step.afterIntent, .afterAnswer])
+  func anInterruptedAttemptBelongsToItsAuthor(_ step: CrashInjection.Step) async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("state.json").path
+    let environment = ["TMPDIR": directory.path]
+    let setup = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "signin ada lovelace\nadd e4 AdasDraft\n",
+      environment: environment)
+    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
+    var crashing = environment
+    crashing[CrashInjection.variable] = CrashInjection.prefix + step.rawValue
+    let killed = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "propose AdasDraft\n", environment: crashing)
+    #expect(killed.signal == SIGKILL, "\(killed.outputText)")
+    let recordsBefore = try systemProposals(state)
+    // Ada's session ends meanwhile (as on a server whose sessions are not kept): the next run
+    // starts signed out.
+    try forgetSession(state)
+
+    // Grace takes the machine: she is shown the attempt, and it is not sent for her.
+    let grace = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "signin grace hopper\nstatus\n",
+      environment: environment)
+    #expect(grace.status == 0, "\(grace.outputText)\(grace.errorText)")
+    #expect(
+      grace.outputText.contains("interrupted publication: “AdasDraft”"), "\(grace.outputText)")
+    #expect(!grace.outputText.contains("✓ proposal"), "\(grace.outputText)")
+    #expect(try systemProposals(state) == recordsBefore, "sent while grace was signed in")
+    #expect(try proposalAuthors(state).allSatisfy { $0 == "ada" }, "a record under grace's name")
+
+    // Ada comes back: her attempt is settled, exactly one record, hers.
+    let ada = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "signout\nsignin ada lovelace\nstatus\n",
+      environment: environment)
+    #expect(ada.status == 0, "\(ada.outputText)\(ada.errorText)")
+    #expect(try proposalAuthors(state) == ["ada"], "\(ada.outputText)")
+  }
+
+  /// Removes the signed-in session (and its grant) from a state file, keeping it private.
+  private func forgetSession(_ state: String) throws {
+    let url = URL(fileURLWithPath: state)
+    var json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    json["session"] = nil
+    json["persistedGrant"] = nil
+    let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+    try writePrivately(String(decoding: data, as: UTF8.self), to: state)
+  }
+
+  /// The authors of the proposals the in-memory system (saved in the state file) holds.
+  private func proposalAuthors(_ state: String) throws -> [String] {
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state)))
+    let system = (json as? [String: Any])?["system"] as? [String: Any]
+    let proposals = try #require(system?["proposals"] as? [[String: Any]])
+    return proposals.compactMap { $0["author"] as? String }
+  }
+
   /// The proposals the in-memory system (saved in the state file) holds.
   private func systemProposals(_ state: String) throws -> Int {
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state)))
