@@ -304,6 +304,29 @@ struct HardeningTests {
     }
   }
 
+  @Test(
+    "A run folder a killed run left is removed by the next run; a live run's is not",
+    .requires(.git))
+  func abandonedRunFoldersAreSwept() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ended = try await DemoCLIBinary.shell(#"echo $$"#)
+    let deadPID = ended.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    let abandoned = directory.appendingPathComponent("demo-cli-run-\(deadPID)-AbCdEf")
+    let live = directory.appendingPathComponent("demo-cli-run-\(getpid())-GhIjKl")
+    for folder in [abandoned, live] {
+      try FileManager.default.createDirectory(
+        at: folder.appendingPathComponent("workspaces"), withIntermediateDirectories: true)
+    }
+    let run = try await DemoCLIBinary.run(
+      ["--backend", "git", "--remote", "new", "repl"], input: "signin ada lovelace\n",
+      environment: ["TMPDIR": directory.path])
+    #expect(run.status == 0, "\(run.outputText)\(run.errorText)")
+    #expect(
+      !FileManager.default.fileExists(atPath: abandoned.path), "the killed run's folder stayed")
+    #expect(FileManager.default.fileExists(atPath: live.path), "a live run's folder was removed")
+  }
+
   @Test("FILE.workspaces is made private (0700)", .requires(.git))
   func workspacesFolder() async throws {
     let directory = try temporaryDirectory()

@@ -14,9 +14,13 @@ enum TemporaryFolders {
   /// folders and ends the process.
   private static let interruption = LockIsolated<Int32?>(nil)
 
-  /// A new private folder `<temporary directory>/<prefix>XXXXXX`, removed at the end of the run.
+  /// A new private folder `<temporary directory>/<prefix><pid>-XXXXXX`, removed at the end of
+  /// the run. Folders of the same prefix left by runs that were killed (their pid is gone) are
+  /// removed first.
   static func make(prefix: String) throws -> URL {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(prefix + "XXXXXX")
+    sweepAbandoned(prefix: prefix)
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("\(prefix)\(getpid())-XXXXXX")
     var template = Array(path.path.utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
@@ -82,6 +86,26 @@ enum TemporaryFolders {
 }
 
 extension TemporaryFolders {
+  /// Removes `<prefix><pid>-…` folders in the temporary directory whose run has ended (a
+  /// SIGKILL leaves its folder: nothing runs to remove it): only this user's own directories,
+  /// never a symbolic link, never one of a live process.
+  fileprivate static func sweepAbandoned(prefix: String) {
+    let temporary = FileManager.default.temporaryDirectory
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
+        pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      let folder = temporary.appendingPathComponent(name)
+      var info = stat()
+      guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+        info.st_uid == getuid()
+      else { continue }
+      try? FileManager.default.removeItem(at: folder)
+    }
+  }
+
   /// Starts `/bin/sh` in a process group of its own (no signal to this one's reaches it),
   /// silent, to remove `folders` once this process has ended.
   fileprivate static func sweepAfterExit(_ folders: [URL]) {
