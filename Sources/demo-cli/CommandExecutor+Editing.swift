@@ -151,6 +151,13 @@ extension CommandExecutor {
       return .success("proposal " + Describe.record(record))
     case .noChanges:
       return .failure("nothing to propose: the working copy has no changes against \(baseline)")
+    case .failed(let request, let reason)
+    where host.pendingPublication?.request.idempotencyKey == request.idempotencyKey:
+      // The journal keeps an attempt only while its outcome is unknown (a refusal withdraws
+      // it): the service may hold the record. Say so; never "no proposal created".
+      return .failure(
+        "outcome unknown: \(Describe.abbreviatingHashes(reason)); the attempt is kept, and "
+          + "'retry' (or the next run) sends it again with the same key, at most one record")
     case .failed(_, let reason):
       return .failure("no proposal created: \(Describe.abbreviatingHashes(reason))")
     case .interrupted:

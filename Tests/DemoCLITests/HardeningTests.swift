@@ -327,6 +327,32 @@ struct HardeningTests {
     #expect(FileManager.default.fileExists(atPath: live.path), "a live run's folder was removed")
   }
 
+  @Test(
+    "A publication whose outcome is not known says so, never 'no proposal created'",
+    .requires(.git))
+  func unknownOutcomeIsNotCalledAFailure() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("state.json").path
+    let made = try await DemoCLIBinary.run(
+      ["--state", state, "--backend", "git", "--remote", "new", "repl"], input: "status\n",
+      environment: ["TMPDIR": directory.path])
+    let remote = try #require(
+      made.outputText.firstMatch(of: #/remote: (\S+) \(new bare repository/#).map { String($0.1) },
+      "\(made.outputText)")
+    // The push fails after it reached the remote: the client cannot tell the outcome.
+    let hook = URL(fileURLWithPath: remote).appendingPathComponent("hooks/pre-receive")
+    try Data("#!/bin/sh\nexit 1\n".utf8).write(to: hook)
+    #expect(chmod(hook.path, 0o700) == 0)
+    let run = try await DemoCLIBinary.run(
+      ["--state", state, "--backend", "git", "--remote", remote, "repl"],
+      input: "signin ada lovelace\nadd e4 Talk\npropose Talk\n",
+      environment: ["TMPDIR": directory.path])
+    #expect(run.outputText.contains("✗ outcome unknown: "), "\(run.outputText)")
+    #expect(!run.outputText.contains("no proposal created"), "\(run.outputText)")
+    #expect(run.outputText.contains("at most one record"), "\(run.outputText)")
+  }
+
   @Test("FILE.workspaces is made private (0700)", .requires(.git))
   func workspacesFolder() async throws {
     let directory = try temporaryDirectory()
