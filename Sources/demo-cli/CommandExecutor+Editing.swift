@@ -136,7 +136,7 @@ extension CommandExecutor {
     }
     if case .failure(let refusal) = readySession() { return .failure(refusal.reason) }
     await host.send(.editing(.content(.retryProposal)))
-    var outcome = publicationOutcome()
+    var outcome = await resentOutcome()
     if !outcome.failed {
       outcome.info("(same attempt as before: idempotency key \(request.idempotencyKey))")
     }

@@ -38,9 +38,25 @@ extension CommandExecutor {
       return outcome
     }
     await host.send(.editing(.content(.retryProposal)))
-    let result = publicationOutcome()
+    let result = await resentOutcome()
     outcome.lines += result.lines
     outcome.failed = result.failed
     return outcome
+  }
+
+  /// The outcome of an attempt sent again. A resend answers the record the first send may
+  /// have created — but the process that sent it may have ended before it checked the head
+  /// rule, so the ✓ ("proposal … target published@r1") is given only while the branch is still
+  /// at the record's target; otherwise the line says exactly what is known.
+  func resentOutcome() async -> CommandOutcome {
+    let outcome = publicationOutcome()
+    guard case .published(let record) = state.editing.content.form,
+      let head = await host.catalogue.head(of: record.target.branch),
+      head != record.target.revision
+    else { return outcome }
+    return .info(
+      "proposal \(Describe.record(record)) exists, but \(record.target.branch) is at "
+        + "\(Describe.abbreviatingHashes(head)) now: whether it moved before the proposal was "
+        + "made is not known (the first send ended before it checked)")
   }
 }

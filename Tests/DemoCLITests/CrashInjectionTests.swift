@@ -202,6 +202,53 @@ struct CrashInjectionTests {
     #expect(try proposalAuthors(state) == ["ada"], "\(ada.outputText)")
   }
 
+  @Test("A resent attempt whose branch moved meanwhile is reported as it is, never with a ✓")
+  func aResendNeverClaimsAHeadItDidNotCheck() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let state = directory.appendingPathComponent("state.json").path
+    let environment = ["TMPDIR": directory.path]
+    let setup = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "signin ada lovelace\nadd e4 Talk\n",
+      environment: environment)
+    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
+    var crashing = environment
+    crashing[CrashInjection.variable] = CrashInjection.prefix + "after-answer"
+    let killed = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "propose Talk\n", environment: crashing)
+    #expect(killed.signal == SIGKILL, "\(killed.outputText)")
+    #expect(try systemProposals(state) == 1, "the record was created before the kill")
+    // Published moves on meanwhile (a reviewer merged something else).
+    try moveBranch("published", in: state)
+
+    let restarted = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "status\n", environment: environment)
+    #expect(restarted.status == 0, "\(restarted.outputText)\(restarted.errorText)")
+    #expect(!restarted.outputText.contains("✓ proposal"), "\(restarted.outputText)")
+    #expect(
+      restarted.outputText.contains("exists, but published is at r2 now"),
+      "\(restarted.outputText)")
+    #expect(try systemProposals(state) == 1)
+  }
+
+  /// Appends a revision to `branch` in a state file's system (its events unchanged).
+  private func moveBranch(_ branch: String, in state: String) throws {
+    let url = URL(fileURLWithPath: state)
+    var json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    var system = try #require(json["system"] as? [String: Any])
+    var branches = try #require(system["branches"] as? [String: [[String: Any]]])
+    var revisions = try #require(branches[branch])
+    var next = try #require(revisions.last)
+    next["id"] = "r\(revisions.count + 1)"
+    revisions.append(next)
+    branches[branch] = revisions
+    system["branches"] = branches
+    json["system"] = system
+    let data = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+    try writePrivately(String(decoding: data, as: UTF8.self), to: state)
+  }
+
   /// Removes the signed-in session (and its grant) from a state file, keeping it private.
   private func forgetSession(_ state: String) throws {
     let url = URL(fileURLWithPath: state)
