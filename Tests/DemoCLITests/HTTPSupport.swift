@@ -84,9 +84,21 @@ final class FaultyServer: Sendable {
     let old = running.current
     await old.server.stop()
     let service = DemoService(configuration: configuration)
-    let server = try Self.serve(
-      service, port: port, generation: old.generation + 1, interception, log)
-    running.setValue(Running(service: service, server: server, generation: old.generation + 1))
+    // The freed port may be handed to another test's listener or client socket for a moment
+    // (both ask the kernel for free ports): try again for a bounded while.
+    var attempts = 0
+    while true {
+      do {
+        let server = try Self.serve(
+          service, port: port, generation: old.generation + 1, interception, log)
+        running.setValue(
+          Running(service: service, server: server, generation: old.generation + 1))
+        return
+      } catch where attempts < 100 {
+        attempts += 1
+        try await Task.sleep(for: .milliseconds(100))
+      }
+    }
   }
 
   func stop() async { await running.current.server.stop() }
