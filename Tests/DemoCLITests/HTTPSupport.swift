@@ -94,7 +94,7 @@ final class FaultyServer: Sendable {
         running.setValue(
           Running(service: service, server: server, generation: old.generation + 1))
         return
-      } catch where attempts < 100 {
+      } catch  where attempts < 100 {
         attempts += 1
         try await Task.sleep(for: .milliseconds(100))
       }
