@@ -167,17 +167,7 @@ struct CrashInjectionTests {
   func anInterruptedAttemptBelongsToItsAuthor(_ step: CrashInjection.Step) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let state = directory.appendingPathComponent("state.json").path
-    let environment = ["TMPDIR": directory.path]
-    let setup = try await DemoCLIBinary.run(
-      ["--state", state, "repl"], input: "signin ada lovelace\nadd e4 AdasDraft\n",
-      environment: environment)
-    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
-    var crashing = environment
-    crashing[CrashInjection.variable] = CrashInjection.prefix + step.rawValue
-    let killed = try await DemoCLIBinary.run(
-      ["--state", state, "repl"], input: "propose AdasDraft\n", environment: crashing)
-    #expect(killed.signal == SIGKILL, "\(killed.outputText)")
+    let (state, environment) = try await adaProposing("AdasDraft", killedAt: step, in: directory)
     let recordsBefore = try systemProposals(state)
     // Ada's session ends meanwhile (as on a server whose sessions are not kept): the next run
     // starts signed out.
@@ -206,17 +196,8 @@ struct CrashInjectionTests {
   func aResendNeverClaimsAHeadItDidNotCheck() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let state = directory.appendingPathComponent("state.json").path
-    let environment = ["TMPDIR": directory.path]
-    let setup = try await DemoCLIBinary.run(
-      ["--state", state, "repl"], input: "signin ada lovelace\nadd e4 Talk\n",
-      environment: environment)
-    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
-    var crashing = environment
-    crashing[CrashInjection.variable] = CrashInjection.prefix + "after-answer"
-    let killed = try await DemoCLIBinary.run(
-      ["--state", state, "repl"], input: "propose Talk\n", environment: crashing)
-    #expect(killed.signal == SIGKILL, "\(killed.outputText)")
+    let (state, environment) = try await adaProposing(
+      "Talk", killedAt: .afterAnswer, in: directory)
     #expect(try systemProposals(state) == 1, "the record was created before the kill")
     // Published moves on meanwhile (a reviewer merged something else).
     try moveBranch("published", in: state)
@@ -229,6 +210,25 @@ struct CrashInjectionTests {
       restarted.outputText.contains("exists, but published is at r2 now"),
       "\(restarted.outputText)")
     #expect(try systemProposals(state) == 1)
+  }
+
+  /// A state file (in `directory`) where Ada added the event `title` and the run proposing it
+  /// was killed at `step`; and the environment its runs use.
+  private func adaProposing(
+    _ title: String, killedAt step: CrashInjection.Step, in directory: URL
+  ) async throws -> (state: String, environment: [String: String]) {
+    let state = directory.appendingPathComponent("state.json").path
+    let environment = ["TMPDIR": directory.path]
+    let setup = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "signin ada lovelace\nadd e4 \(title)\n",
+      environment: environment)
+    try #require(setup.status == 0, "\(setup.outputText)\(setup.errorText)")
+    var crashing = environment
+    crashing[CrashInjection.variable] = CrashInjection.prefix + step.rawValue
+    let killed = try await DemoCLIBinary.run(
+      ["--state", state, "repl"], input: "propose \(title)\n", environment: crashing)
+    #expect(killed.signal == SIGKILL, "\(killed.outputText)")
+    return (state, environment)
   }
 
   /// Appends a revision to `branch` in a state file's system (its events unchanged).
