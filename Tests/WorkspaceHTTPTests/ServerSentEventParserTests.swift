@@ -97,6 +97,14 @@ struct ServerSentEventParserTests {
     #expect(parser.reconnectionTime == .milliseconds(2500))
   }
 
+  @Test func aRetryTooLargeSaturatesInsteadOfLosingDigits() throws {
+    var parser = ServerSentEventParser()
+    _ = try parser.push(Array("retry: 1234567890123\n\n".utf8))
+    #expect(parser.reconnectionTime == .milliseconds(1_234_567_890_123))
+    _ = try parser.push(Array("retry: 99999999999999999999999999\n\n".utf8))
+    #expect(parser.reconnectionTime == .milliseconds(Int64.max))
+  }
+
   @Test func anEventIncompleteAtTheEndIsNeverDispatchedNorItsIDCommitted() throws {
     var parser = ServerSentEventParser()
     let events = try parser.push(Array("id: 1\ndata: a\n\nid: 2\ndata: b".utf8))

@@ -127,9 +127,10 @@ public struct ServerSentEventParser: Sendable {
     case "id":
       if !value.contains(0) { pendingID = String(decoding: value, as: UTF8.self) }
     case "retry":
-      if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }),
-        let milliseconds = Int64(String(decoding: value.prefix(12), as: UTF8.self))
-      {
+      if !value.isEmpty, value.allSatisfy({ (0x30...0x39).contains($0) }) {
+        // Digits only: the one failure is a number too large, which saturates (never
+        // truncated to its first digits); the backoff clamps it to its maximum.
+        let milliseconds = Int64(String(decoding: value, as: UTF8.self)) ?? .max
         reconnectionTime = .milliseconds(milliseconds)
       }
     default:
