@@ -70,7 +70,7 @@ public final class PKCEAuthorizations<Grant: Sendable>: Sendable {
     guard let code = form["code"], let verifier = form["code_verifier"],
       let issued = issued.withValue({ $0.removeValue(forKey: code) }),
       form["redirect_uri"] == issued.redirectURI,
-      PKCE(verifier: verifier).challenge == issued.challenge
+      (try? PKCE(verifier: verifier))?.challenge == issued.challenge
     else { return nil }
     return issued.grant
   }

@@ -50,16 +50,30 @@ struct PKCETests {
     #expect(hex(SHA256.hash([UInt8](repeating: UInt8(ascii: "a"), count: length))) == digest)
   }
 
-  @Test func rfc7636AppendixB() {
+  @Test func rfc7636AppendixB() throws {
     let octets: [UInt8] = [
       116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37,
       77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
     ]
     let verifier = PKCE.base64URL(octets)
     #expect(verifier == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
-    let pkce = PKCE(verifier: verifier)
+    let pkce = try PKCE(verifier: verifier)
     #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
     #expect(pkce.challengeMethod == "S256")
+  }
+
+  @Test func aGivenVerifierMustBe43To128UnreservedCharacters() throws {
+    _ = try PKCE(verifier: String(repeating: "a", count: 43))
+    _ = try PKCE(verifier: String(repeating: "~", count: 128))
+    let secret = "s3cret"
+    for bad in [
+      "", String(repeating: "a", count: 42), String(repeating: "a", count: 129),
+      String(repeating: "a", count: 42) + "+", String(repeating: secret, count: 8) + " ",
+      String(repeating: "é", count: 43),
+    ] {
+      let error = #expect(throws: InvalidPKCEVerifier.self) { try PKCE(verifier: bad) }
+      #expect(error?.description.contains(secret) == false, "the verifier is never repeated")
+    }
   }
 
   @Test func freshVerifiersAreLongUnreservedDistinctAndNeverPrinted() {

@@ -83,7 +83,9 @@ struct SessionTransportTests {
     let answer = try await session.send(
       .get("/page", query: [URLQueryItem(name: "q", value: "a b+c&d")], access: .public))
     #expect(answer.text == "/repo/page?q=a%20b%2Bc%26d")
-    for bad in ["page", "/a b", "/a?b", "/a#b"] {
+    // Dot segments would leave the base path once resolved (`/repo/../admin` is `/admin`).
+    let escaping = ["/../admin", "/%2e%2e/admin", "/%2E./admin", "/a/./b", "/a/..", "/."]
+    for bad in ["page", "/a b", "/a?b", "/a#b"] + escaping {
       await #expect(throws: HTTPSessionError.invalidPath(bad)) {
         try await session.send(.get(bad, access: .public))
       }

@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let pkce = PKCE()                 // 32 random bytes → a 43-character verifier
 /// pkce.challenge                     // BASE64URL(SHA256(verifier))
-/// PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk").challenge
+/// try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk").challenge
 ///                                    // "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 /// ```
 ///
@@ -17,12 +17,29 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible {
 
   /// A fresh verifier from 32 bytes of the system's secure random source.
   public init() {
-    self.init(verifier: Self.randomToken(byteCount: 32))
+    self.verifier = Self.randomToken(byteCount: 32)
   }
 
-  /// A given verifier (43–128 characters of `[A-Za-z0-9-._~]`, per RFC 7636 §4.1).
-  public init(verifier: String) {
+  /// A given verifier: 43–128 characters of `[A-Za-z0-9-._~]` (RFC 7636 §4.1), or
+  /// ``InvalidPKCEVerifier`` (which never repeats the verifier).
+  public init(verifier: String) throws(InvalidPKCEVerifier) {
+    guard (43...128).contains(verifier.utf8.count) else {
+      throw InvalidPKCEVerifier(reason: "it has \(verifier.utf8.count) characters, not 43–128")
+    }
+    guard verifier.utf8.allSatisfy(Self.isUnreserved) else {
+      throw InvalidPKCEVerifier(reason: "it has a character outside A–Z a–z 0–9 - . _ ~")
+    }
     self.verifier = verifier
+  }
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+      UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 
   /// `BASE64URL-ENCODE(SHA256(ASCII(code_verifier)))`.
@@ -50,4 +67,12 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible {
       .replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
   }
+}
+
+/// A PKCE verifier RFC 7636 §4.1 does not allow. Its description says why, never the value.
+public struct InvalidPKCEVerifier: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Why the verifier was refused.
+  public let reason: String
+
+  public var description: String { "not a PKCE verifier: \(reason)" }
 }

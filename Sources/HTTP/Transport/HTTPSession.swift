@@ -264,6 +264,7 @@ public final class HTTPSession: Sendable {
   /// `baseURL` + `path` (percent-encoded, below the base path) + `query`.
   func url(for path: String, query: [URLQueryItem]) throws(HTTPSessionError) -> URL {
     guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy(Self.isPathScalar),
+      !Self.hasDotSegment(path),
       var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true)
     else { throw .invalidPath(path) }
     let basePath = components.percentEncodedPath
@@ -282,6 +283,15 @@ public final class HTTPSession: Sendable {
     CharacterSet(charactersIn: "%"))
   private static let queryAllowed = CharacterSet(
     charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+  /// Whether `path` has a `.` or `..` segment (percent-encoded or not), which would take a
+  /// request out of the session's base path (`/../admin`) once a server or proxy resolves it.
+  private static func hasDotSegment(_ path: String) -> Bool {
+    path.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+      let decoded = String(segment).removingPercentEncoding ?? String(segment)
+      return decoded == "." || decoded == ".."
+    }
+  }
 
   private static func isPathScalar(_ scalar: Unicode.Scalar) -> Bool {
     pathAllowed.contains(scalar)
