@@ -16,10 +16,13 @@ import Foundation
 /// (swift-corelibs-foundation#5412, fixed after 6.3). On a two-core machine two such threads
 /// are the whole cooperative pool.
 ///
-/// Here every such call runs on the transport's own serial queue, and the cancellation
-/// handler only marks the request and hands the `cancel()` to that queue, so no cooperative
-/// thread ever waits for FoundationNetworking, whatever a task's cancellation, a request's
-/// failure and a session's release race against.
+/// Here every such call runs on one of a few serial queues shared by every transport (one per
+/// transport, always the same, so its calls keep their order), and the cancellation handler
+/// only marks the request and hands the `cancel()` to that queue, so no cooperative thread
+/// ever waits for FoundationNetworking, whatever a task's cancellation, a request's failure
+/// and a session's release race against. The queues are few on purpose: each waits on its
+/// thread, and a queue per transport made a thread per released session — hundreds under
+/// load, until Dispatch had none left for the work queues they wait for.
 final class URLTransport: Sendable {
   private let session: URLSession
   private let queue: DispatchQueue
@@ -33,8 +36,16 @@ final class URLTransport: Sendable {
   ) {
     session = URLSession(
       configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-    queue = DispatchQueue(label: "URLTransport")
+    queue = Self.queues[Self.nextQueue.withValue { next in
+      defer { next = (next + 1) % Self.queues.count }
+      return next
+    }]
   }
+
+  /// The queues the transports' waiting calls run on: at most this many threads wait on
+  /// FoundationNetworking at once.
+  private static let queues = (0..<4).map { DispatchQueue(label: "URLTransport.\($0)") }
+  private static let nextQueue = LockIsolated(0)
 
   /// A request that can be cancelled from anywhere, before or after it started.
   final class Request: Sendable {
