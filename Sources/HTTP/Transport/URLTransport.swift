@@ -36,10 +36,12 @@ final class URLTransport: Sendable {
   ) {
     session = URLSession(
       configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-    queue = Self.queues[Self.nextQueue.withValue { next in
-      defer { next = (next + 1) % Self.queues.count }
-      return next
-    }]
+    queue =
+      Self.queues[
+        Self.nextQueue.withValue { next in
+          defer { next = (next + 1) % Self.queues.count }
+          return next
+        }]
   }
 
   /// The queues the transports' waiting calls run on: at most this many threads wait on
