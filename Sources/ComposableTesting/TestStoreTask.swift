@@ -14,9 +14,26 @@ public struct TestStoreTask: Sendable {
   let report: @MainActor @Sendable (String, IssueLocation) -> Void
   let describeRunning: @MainActor @Sendable () -> String
 
-  /// Cancels every effect of the action.
-  public func cancel() {
-    rawValue.cancel()
+  /// Cancels every effect of the action and waits (bounded by the store's timeout) until
+  /// their tasks have ended, as TCA's `await task.cancel()` does: nothing they do can land
+  /// after this returns.
+  @MainActor
+  public func cancel(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let task = rawValue
+    task.cancel()
+    guard await waitForEffects(of: task, timeout: timeout) else {
+      report(
+        "The action's effects were cancelled but did not end within \(timeout): an effect "
+          + "ignores cancellation. \(describeRunning())",
+        IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
+      return
+    }
   }
 
   /// `true` when every effect of the action was cancelled, or it started none.

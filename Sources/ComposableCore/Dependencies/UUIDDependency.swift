@@ -30,17 +30,15 @@ public struct UUIDGenerator: Sendable, DependencyKey {
   /// An incrementing sequence; each test store gets its own (see ``DependencyValues/context``).
   public static var testValue: UUIDGenerator { .incrementing }
 
-  /// 00000000-0000-0000-0000-000000000000, then …0001, and so on.
+  /// 00000000-0000-0000-0000-000000000000, then …0001, and so on: `UUID(0)`, `UUID(1)`, ….
   public static var incrementing: UUIDGenerator {
     let counter = LockIsolated(0)
     return UUIDGenerator {
-      let value = counter.withValue { count -> Int in
-        defer { count += 1 }
-        return count
-      }
-      let hex = String(value, radix: 16)
-      let padded = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-      return UUID(uuidString: "00000000-0000-0000-0000-\(padded)") ?? UUID()
+      UUID(
+        counter.withValue { count -> Int in
+          defer { count += 1 }
+          return count
+        })
     }
   }
 }

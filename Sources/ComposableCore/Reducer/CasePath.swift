@@ -18,10 +18,25 @@
 ///
 /// Both operations are O(1) and use no reflection.
 ///
+/// Declared in an extension constrained on `Root` alone (not on `Value`), a case path chains:
+/// `.child.tap` and TCA's key-path spelling `\.child.tap` both work, as do `Result`'s
+/// `.success`/`.failure` and an ``IdentifiedAction``'s `[id:]` — see ``CaseKeyPath``.
+///
+/// ```swift
+/// extension CasePath where Root == AppAction {
+///   static var editing: CasePath<Root, Editing.Action> { CasePath(Root.editing) }
+/// }
+/// store.receive(.editing.saved)    // or TCA's spelling: store.receive(\.editing.saved)
+/// ```
+///
+/// `CasePath(Root.editing)` builds a case path from the case's constructor alone; it finds the
+/// case by reflection (see `init(_:)` for its cost and limits).
+///
 /// A case path is `Sendable` because its two functions are pure: the case's constructor and a
 /// pattern match. Build them from exactly that — never from closures that capture mutable
 /// state. (Taking plain closures lets generic features write case paths without their
 /// metatypes having to be `Sendable`.)
+@dynamicMemberLookup
 public struct CasePath<Root, Value>: @unchecked Sendable {
   @usableFromInline let _embed: (Value) -> Root
   @usableFromInline let _extract: (Root) -> Value?
@@ -49,6 +64,15 @@ public struct CasePath<Root, Value>: @unchecked Sendable {
       embed: { self.embed(next.embed($0)) },
       extract: { self.extract(from: $0).flatMap(next.extract(from:)) }
     )
+  }
+
+  /// Chains a case path declared on `Value`: with `static var tap: CasePath<Child, Void>` in
+  /// an extension of `CasePath where Root == Child`, `CasePath<Parent, Child>.child.tap` is
+  /// `.child.appending(.tap)`.
+  public subscript<Next>(
+    dynamicMember next: KeyPath<CasePath<Value, Next>.Type, CasePath<Value, Next>>
+  ) -> CasePath<Root, Next> {
+    appending(CasePath<Value, Next>.self[keyPath: next])
   }
 }
 
