@@ -5,7 +5,7 @@
 /// enum Action { case events(IdentifiedAction<Event.ID, EventRow.Action>) }
 /// store.send(.events(.element(id: event.id, action: .rename("Gala"))))
 /// ```
-public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
+public enum IdentifiedAction<ID: Hashable, Action> {
   case element(id: ID, action: Action)
 
   /// The element's id.
@@ -25,9 +25,9 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action> {
 
 extension IdentifiedAction: Equatable where Action: Equatable {}
 extension IdentifiedAction: Hashable where Action: Hashable {}
-extension IdentifiedAction: Sendable where Action: Sendable {}
+extension IdentifiedAction: Sendable where ID: Sendable, Action: Sendable {}
 
 /// The ``IdentifiedAction`` of a feature's elements, as TCA names it:
 /// `case rows(IdentifiedActionOf<Row>)`.
 public typealias IdentifiedActionOf<R: Reducer> = IdentifiedAction<R.State.ID, R.Action>
-where R.State: Identifiable, R.State.ID: Sendable
+where R.State: Identifiable
