@@ -134,3 +134,46 @@ struct IdentifiedArrayTests {
     #expect(log.all == ["row 1 started", "row 1 cancelled"])
   }
 }
+
+@MainActor
+@Suite("IdentifiedArray moves keep identity")
+struct IdentifiedArrayMoveTests {
+  @Test("move, swap, sort and reverse keep every element's insertion")
+  func movesKeepGenerations() {
+    var rows: IdentifiedArray<Row> = [Row(id: 1), Row(id: 2), Row(id: 3), Row(id: 4)]
+    let generations = rows.ids.map { rows.generation(of: $0) }
+    rows.move(fromOffsets: [0, 2], toOffset: 4)
+    #expect(rows.ids == [2, 4, 1, 3])
+    expectConsistent(rows)
+    rows.swapAt(0, 3)
+    #expect(rows.ids == [3, 4, 1, 2])
+    rows.sort { $0.id < $1.id }
+    #expect(rows.ids == [1, 2, 3, 4])
+    rows.reverse()
+    #expect(rows.ids == [4, 3, 2, 1])
+    expectConsistent(rows)
+    rows[0].title = "four"
+    #expect(rows[id: 4]?.title == "four")
+    #expect([1, 2, 3, 4].map { rows.generation(of: $0) } == generations)
+  }
+
+  @Test("A positional write of another id is reported and ignored")
+  func positionalWriteOfAnotherID() {
+    let recorder = RecordingReporter()
+    var rows: IdentifiedArray<Row> = [Row(id: 1), Row(id: 2)]
+    withIssueReporters([recorder]) { rows[0] = Row(id: 2) }
+    #expect(rows.ids == [1, 2])
+    expectConsistent(rows)
+    #expect(recorder.messages.count == 1)
+  }
+
+  @Test("init(uniqueElements:) reports a repeated id")
+  func uniqueElementsReportsRepeats() {
+    let recorder = RecordingReporter()
+    let rows = withIssueReporters([recorder]) {
+      IdentifiedArray(uniqueElements: [Row(id: 1), Row(id: 2), Row(id: 1, title: "again")])
+    }
+    #expect(rows.ids == [1, 2])
+    #expect(recorder.messages.first?.contains("repeat id 1") == true)
+  }
+}

@@ -13,12 +13,28 @@ extension Effect {
   /// Lifts a child reducer's effect into its parent: actions are embedded, cancellation ids are
   /// namespaced under `component`, state modifications are lifted by `modification`, and
   /// presence questions by `presence`.
+  ///
+  /// - Parameter scope: the path component of a `Scope`, which prefixes only the keys already
+  ///   namespaced by a child's lifetime (an `ifLet` child or `forEach` element below it): a
+  ///   scoped reducer's own ids stay shared with its parent, as in TCA, while every child
+  ///   lifetime is identified by its whole path from the root.
   func transformed<NewAction>(
     action transform: @escaping @Sendable (Action) -> NewAction,
     component: AnyHashableSendable?,
+    scope: AnyHashableSendable? = nil,
     modification lift: (@MainActor @Sendable (StateModification) -> StateModification?)?,
     presence liftPresence: (@Sendable (StatePredicate) -> StatePredicate?)?
   ) -> Effect<NewAction> {
+    func prefixed(_ key: EffectKey) -> EffectKey {
+      if let component { return key.prefixed(by: component) }
+      if let scope, !key.path.isEmpty { return key.prefixed(by: scope) }
+      return key
+    }
+    func inner(_ effect: Self) -> Effect<NewAction> {
+      effect.transformed(
+        action: transform, component: component, scope: scope, modification: lift,
+        presence: liftPresence)
+    }
     switch operation {
     case .none:
       return .none
@@ -32,44 +48,22 @@ extension Effect {
             return lift.map { mapped.lifting($0) } ?? mapped
           }))
     case .merge(let effects):
-      return Effect<NewAction>(
-        .merge(
-          effects.map {
-            $0.transformed(
-              action: transform, component: component, modification: lift, presence: liftPresence)
-          }))
+      return Effect<NewAction>(.merge(effects.map(inner)))
     case .concatenate(let effects):
-      return Effect<NewAction>(
-        .concatenate(
-          effects.map {
-            $0.transformed(
-              action: transform, component: component, modification: lift, presence: liftPresence)
-          }))
+      return Effect<NewAction>(.concatenate(effects.map(inner)))
     case .cancellable(let key, let cancelInFlight, let effect):
       return Effect<NewAction>(
-        .cancellable(
-          component.map(key.prefixed(by:)) ?? key,
-          cancelInFlight: cancelInFlight,
-          effect.transformed(
-            action: transform, component: component, modification: lift, presence: liftPresence)
-        ))
+        .cancellable(prefixed(key), cancelInFlight: cancelInFlight, inner(effect)))
     case .cancel(let key):
-      return Effect<NewAction>(.cancel(component.map(key.prefixed(by:)) ?? key))
+      return Effect<NewAction>(.cancel(prefixed(key)))
     case .watched(let key, let presence, let effect):
-      let inner = effect.transformed(
-        action: transform, component: component, modification: lift, presence: liftPresence)
+      let lifted = inner(effect)
       // A question that cannot be lifted (a state type mismatch) is dropped, not guessed at.
-      guard let lifted = liftPresence.map({ $0(presence) }) ?? presence else { return inner }
-      return Effect<NewAction>(
-        .watched(component.map(key.prefixed(by:)) ?? key, presence: lifted, inner))
+      guard let question = liftPresence.map({ $0(presence) }) ?? presence else { return lifted }
+      return Effect<NewAction>(.watched(prefixed(key), presence: question, lifted))
     case .throttled(let key, let throttling, let effect):
       return Effect<NewAction>(
-        .throttled(
-          component.map(key.prefixed(by:)) ?? key,
-          throttling,
-          effect.transformed(
-            action: transform, component: component, modification: lift, presence: liftPresence)
-        ))
+        .throttled(prefixed(key), throttling, inner(effect)))
     }
   }
 }

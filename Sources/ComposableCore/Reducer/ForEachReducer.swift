@@ -4,8 +4,13 @@ extension Reducer {
   /// Each element's effects are namespaced by its id (two elements never share a cancellation
   /// id) and live as long as the element: however it is removed — this reducer, another one,
   /// or an effect's `state.modify` — its effects are cancelled, and so are they when it is
-  /// removed and added again under the same id (even within one reduce: that is a new element).
-  /// An action for an id that is not present is reported as an issue.
+  /// removed and added again under the same id, or the whole array is replaced by one that
+  /// holds the id anew (that is a new element, whose own new work is kept). Moving an element
+  /// (``IdentifiedArray/move(fromOffsets:toOffset:)``, `swapAt`, `sort`, `reverse`) keeps it,
+  /// and its effects. An element is identified by its whole path from the root store (every
+  /// `Scope`, `ifLet` and `forEach` element on the way), so two copies of one feature never
+  /// touch each other's elements' effects. An action for an id that is not present is
+  /// reported as an issue.
   ///
   /// Cost per element action: O(1) to find and reduce the element. Each processed action or
   /// modification checks the elements that have effects running, O(such elements).
@@ -58,7 +63,10 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     self.location = location
   }
 
-  private struct ElementLifetime: Hashable, Sendable {}
+  /// The id every effect of one insertion of an element is also registered under.
+  private struct ElementLifetime: Hashable, Sendable {
+    let generation: UInt64?
+  }
 
   /// The scope path component of one element.
   private struct ElementComponent: Hashable, Sendable {
@@ -114,9 +122,10 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     let keyPath = toElements
     let embed = toElementAction.embed
     let project = Self.projection(id: id, generation: generation, in: keyPath)
+    let lifetime = ElementLifetime(generation: generation)
     let lifted =
       effect
-      .cancellable(id: ElementLifetime())
+      .cancellable(id: lifetime)
       .transformed(
         action: { embed(.element(id: id, action: $0)) },
         component: component(id),
@@ -132,7 +141,7 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     // Cancelled as soon as the element is gone, however it was removed.
     return Effect(
       .watched(
-        EffectKey(id: ElementLifetime(), path: [component(id)]),
+        EffectKey(id: lifetime, path: [component(id)]),
         presence: .presence(of: project),
         lifted
       ))

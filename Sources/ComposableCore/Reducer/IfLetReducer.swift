@@ -4,10 +4,14 @@ extension Reducer {
   /// The child's effects live as long as the child: however its state becomes `nil` — this
   /// reducer, another one, or an effect's `state.modify` — every effect it started is
   /// cancelled. A child action that arrives while the state is `nil` is reported as an issue.
+  /// The child is identified by its whole path from the root store (every `Scope`, `ifLet` and
+  /// `forEach` element on the way), so two copies of one feature never touch each other's
+  /// children's effects.
   ///
-  /// When the child state is `Identifiable`, a child replaced by one with another `id` (even
-  /// within one reduce) is a new child: the old one's effects are cancelled too, so they can
-  /// never write into the new one. A non-`Identifiable` child replaced by another value is
+  /// When the child state is `Identifiable`, a child replaced by one with another `id` is a new
+  /// child: the old one's effects are cancelled after the action or modification that replaced
+  /// it, even when the new child started work in that same action, so they can never write into
+  /// the new one. A replacement undone within one action (back to the old `id`) is not seen. A non-`Identifiable` child replaced by another value is
   /// indistinguishable from the same child changed (as in TCA); make it `Identifiable` when
   /// that matters.
   ///
@@ -85,8 +89,12 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     self.location = location
   }
 
-  /// The id every child effect is also registered under, so all of them can be cancelled.
-  private struct ChildLifetime: Hashable, Sendable {}
+  /// The id every effect of one child is also registered under, so all of them can be
+  /// cancelled: one per child instance (its `id`, when it is `Identifiable`), under the child's
+  /// whole path from the root store.
+  private struct ChildLifetime: Hashable, Sendable {
+    let identity: AnyHashableSendable?
+  }
 
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
@@ -141,9 +149,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       guard let identity, let current else { return child }
       return identity(child) == current ? child : nil
     }
+    let lifetime = ChildLifetime(identity: current)
     let lifted =
       effect
-      .cancellable(id: ChildLifetime())
+      .cancellable(id: lifetime)
       .transformed(
         action: toChildAction.embed,
         component: component,
@@ -159,7 +168,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       )
     return Effect(
       .watched(
-        EffectKey(id: ChildLifetime(), path: [component]),
+        EffectKey(id: lifetime, path: [component]),
         presence: .presence(of: project),
         lifted
       ))

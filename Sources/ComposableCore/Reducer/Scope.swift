@@ -8,11 +8,14 @@
 /// ```
 ///
 /// The child's effects are lifted: their actions are embedded in the case and their state
-/// modifications reach `state[keyPath: toChildState]`. Cancellation ids are shared with the
-/// parent, as in TCA: the parent can cancel a child's effect with `.cancel(id:)` and the
-/// child's own id. A feature composed twice side by side must therefore make its ids distinct
-/// (for example by carrying its own identifier in them); only `ifLet` and `forEach` namespace
-/// ids, by the child's lifetime.
+/// modifications reach `state[keyPath: toChildState]`. The child reducer's own cancellation ids
+/// are shared with the parent, as in TCA: the parent can cancel a child's effect with
+/// `.cancel(id:)` and the child's own id. A feature composed twice side by side must therefore
+/// make its own ids distinct (for example by carrying its own identifier in them).
+///
+/// What lives below an `ifLet` or `forEach` inside the child is another matter: each such
+/// child's lifetime, and the ids it namespaces, include this scope's key path, so two copies
+/// of one feature under two scopes never cancel, or keep alive, each other's children's work.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
   @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State> & Sendable
   @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
@@ -37,13 +40,15 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     return lift(effect)
   }
 
-  /// Embeds the child's actions, namespaces its ids, lifts its state modifications.
+  /// Embeds the child's actions, puts the lifetimes of children below it under this scope's key
+  /// path, and lifts its state modifications.
   @usableFromInline
   func lift(_ effect: Effect<Child.Action>) -> Effect<ParentAction> {
     let keyPath = toChildState
     return effect.transformed(
       action: toChildAction.embed,
       component: nil,
+      scope: AnyHashableSendable(keyPath),
       modification: { modification in
         StateModification.lift(
           modification,

@@ -47,7 +47,13 @@ public final class Store<State, Action: Sendable>: Observable {
   /// This store's state, read from the root's (`nil` when optional state on the way is gone).
   @usableFromInline let project: () -> State?
   @usableFromInline let inFlight: InFlightEffects
+  /// The scope path of this store's reducer, as its effect keys carry it: the components of
+  /// `ifLet` children (and the `Scope`s above them) on the way from the root.
   @usableFromInline let path: [AnyHashableSendable]
+  /// The `Scope` key paths since the last `ifLet` child on the way: they name this store's
+  /// part of the tree but not its own ids (shared with the parent, as `Scope` shares them);
+  /// a child scoped with `ifLet` below them puts them in its path.
+  @usableFromInline let scopePath: [AnyHashableSendable]
   @usableFromInline let isDuplicate: ((State, State) -> Bool)?
   /// Whether this store, or one it was scoped from, was scoped to optional state
   /// (``scope(ifLet:action:)``), which can go.
@@ -99,7 +105,7 @@ public final class Store<State, Action: Sendable>: Observable {
       initialState: initialState, reducer: reducer(), dependencies: dependencies)
     let tree = StoreTree()
     self.init(
-      engine: engine, tree: tree, snapshot: initialState, path: [],
+      engine: engine, tree: tree, snapshot: initialState, path: [], scopePath: [],
       forward: { engine.send($0) }, project: { engine.state }, mayDisappear: false,
       inFlight: InFlightEffects(registry: engine.registry), isDuplicate: nil
     )
@@ -120,6 +126,7 @@ public final class Store<State, Action: Sendable>: Observable {
     tree: StoreTree,
     snapshot: State,
     path: [AnyHashableSendable],
+    scopePath: [AnyHashableSendable],
     forward: @escaping (Action) -> StoreTask,
     project: @escaping () -> State?,
     mayDisappear: Bool,
@@ -131,6 +138,7 @@ public final class Store<State, Action: Sendable>: Observable {
     self.snapshot = snapshot
     self.derivedAt = tree.batches
     self.path = path
+    self.scopePath = scopePath
     self.forward = forward
     self.project = project
     self.mayDisappear = mayDisappear

@@ -28,8 +28,8 @@ extension Store {
     let key = ScopeKey(state: toChildState, action: toChildAction, kind: .equatable)
     return cachedScope(for: key) {
       makeChild(
-        initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
-        isDuplicate: { $0 == $1 }, mayDisappear: false
+        initial: currentState[keyPath: toChildState], component: .scope(toChildState),
+        action: toChildAction, isDuplicate: { $0 == $1 }, mayDisappear: false
       ) { $0[keyPath: toChildState] }
     }
   }
@@ -44,8 +44,8 @@ extension Store {
     let key = ScopeKey(state: toChildState, action: toChildAction, kind: .notEquatable)
     return cachedScope(for: key) {
       makeChild(
-        initial: currentState[keyPath: toChildState], component: nil, action: toChildAction,
-        isDuplicate: nil, mayDisappear: false
+        initial: currentState[keyPath: toChildState], component: .scope(toChildState),
+        action: toChildAction, isDuplicate: nil, mayDisappear: false
       ) { $0[keyPath: toChildState] }
     }
   }
@@ -68,7 +68,7 @@ extension Store {
     }
     return cachedScope(for: key) {
       makeChild(
-        initial: initial, component: AnyHashableSendable(toChildState), action: toChildAction,
+        initial: initial, component: .child(toChildState), action: toChildAction,
         isDuplicate: { $0 == $1 }, mayDisappear: true
       ) { $0[keyPath: toChildState] }
     }
@@ -91,7 +91,7 @@ extension Store {
   @inlinable
   func makeChild<ChildState, ChildAction>(
     initial: ChildState,
-    component: AnyHashableSendable?,
+    component: ScopeComponent,
     action toChildAction: CasePath<Action, ChildAction>,
     isDuplicate: ((ChildState, ChildState) -> Bool)?,
     mayDisappear: Bool,
@@ -111,7 +111,8 @@ extension Store {
       engine: nil,
       tree: tree,
       snapshot: initial,
-      path: component.map { path + [$0] } ?? path,
+      path: component.path(after: path, scopePath: scopePath),
+      scopePath: component.scopePath(after: scopePath),
       forward: forward,
       project: project,
       mayDisappear: mayDisappear || self.mayDisappear,
@@ -122,6 +123,33 @@ extension Store {
     child.isGone = isGone
     child.refreshAfterBatch = ObservedScope { [weak child] in child?.refreshObserved() ?? false }
     return child
+  }
+}
+
+/// What one level of scoping adds to a store's path (see ``Store/path``).
+@usableFromInline
+enum ScopeComponent {
+  /// `scope(state:action:)`, as `Scope`: its key path names the part, not the ids.
+  case scope(AnyKeyPath & Sendable)
+  /// `scope(ifLet:action:)`, as `ifLet`: a child whose ids are namespaced by its path.
+  case child(AnyKeyPath & Sendable)
+
+  @usableFromInline
+  func path(after path: [AnyHashableSendable], scopePath: [AnyHashableSendable])
+    -> [AnyHashableSendable]
+  {
+    switch self {
+    case .scope: return path
+    case .child(let keyPath): return path + scopePath + [AnyHashableSendable(keyPath)]
+    }
+  }
+
+  @usableFromInline
+  func scopePath(after scopePath: [AnyHashableSendable]) -> [AnyHashableSendable] {
+    switch self {
+    case .scope(let keyPath): return scopePath + [AnyHashableSendable(keyPath)]
+    case .child: return []
+    }
   }
 }
 

@@ -5,9 +5,13 @@
 /// - `append(_:)` of a new id: amortised O(1).
 /// - `remove(id:)`, `insert(_:at:)`, `remove(at:)`: O(n) (positions after the change are
 ///   re-indexed).
-/// - Iteration and positional access: as `Array`.
+/// - Iteration and positional access: as `Array`; a positional write that keeps the id: O(1).
+/// - Moves that keep each element's identity: `swapAt(_:_:)` O(1),
+///   `move(fromOffsets:toOffset:)` and `reverse()` O(n), `sort(by:)` O(n log n).
 ///
-/// Ids are unique: appending an element whose id is present replaces that element in place.
+/// Ids are unique: appending an element whose id is present replaces that element in place; an
+/// array literal or ``init(uniqueElements:fileID:filePath:line:column:)`` that repeats an id
+/// reports an issue (decoding throws).
 /// An element's id must not change while it is stored: writing or modifying an element so that
 /// its id differs from the id it is stored under is reported as an issue, and the index never
 /// goes out of step with the elements.
@@ -25,8 +29,9 @@ where Element.ID: Sendable {
   @usableFromInline
   struct Slot: Sendable {
     @usableFromInline var position: Int
-    /// Unique to one insertion of one id: an element removed and added again under the same
-    /// id gets a new generation (how `forEach` tells a replaced element from the same one).
+    /// Unique in the process to one insertion: an element removed and added again under the
+    /// same id, or added to two copies of one array, gets a new generation each time (how
+    /// `forEach` tells a replaced element from the same one). Moves keep it.
     @usableFromInline let generation: UInt64
 
     @usableFromInline
@@ -41,13 +46,11 @@ where Element.ID: Sendable {
   /// Replaced on every change to the set or order of ids, so "ids unchanged" is an O(1)
   /// identity check.
   @usableFromInline var structure = StructureToken()
-  @usableFromInline var generations: GenerationSource
 
   /// Creates an empty collection.
   public init() {
     self.elements = []
     self.slots = [:]
-    self.generations = GenerationSource()
   }
 
   /// Creates a collection from `elements`; a later element replaces an earlier one with the
@@ -57,9 +60,33 @@ where Element.ID: Sendable {
     for element in elements { append(element) }
   }
 
+  /// Creates a collection from `elements`, whose ids must be unique: a repeated id is reported
+  /// as an issue (a programmer error), and the later element replaces the earlier one.
+  public init(
+    uniqueElements elements: some Sequence<Element>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init()
+    var repeated: [ID] = []
+    for element in elements {
+      if slots[element.id] != nil { repeated.append(element.id) }
+      append(element)
+    }
+    guard !repeated.isEmpty else { return }
+    reportIssue(
+      """
+      IdentifiedArray: the elements repeat id \(repeated.map { "\($0)" }.joined(separator: ", ")); \
+      each repeated element replaced the earlier one. Ids must be unique.
+      """,
+      fileID: fileID, filePath: filePath, line: line, column: column
+    )
+  }
+
   @inlinable public var startIndex: Int { elements.startIndex }
   @inlinable public var endIndex: Int { elements.endIndex }
-  @inlinable public subscript(position: Int) -> Element { elements[position] }
 
   /// The ids in order.
   public var ids: [ID] { elements.map(\.id) }
@@ -145,7 +172,7 @@ where Element.ID: Sendable {
     )
     slots[oldID] = nil
     if kept {
-      slots[newID] = Slot(position: position, generation: generations.next())
+      slots[newID] = Slot(position: position, generation: Generations.next())
       structure = StructureToken()
     } else {
       elements.remove(at: position)
@@ -159,7 +186,7 @@ where Element.ID: Sendable {
       elements[slot.position] = element
       return
     }
-    slots[element.id] = Slot(position: elements.count, generation: generations.next())
+    slots[element.id] = Slot(position: elements.count, generation: Generations.next())
     elements.append(element)
     structure = StructureToken()
   }
@@ -169,7 +196,7 @@ where Element.ID: Sendable {
     remove(id: element.id)
     let clamped = Swift.min(Swift.max(index, 0), elements.count)
     elements.insert(element, at: clamped)
-    slots[element.id] = Slot(position: clamped, generation: generations.next())
+    slots[element.id] = Slot(position: clamped, generation: Generations.next())
     reindex(from: clamped)
   }
 
@@ -205,24 +232,18 @@ where Element.ID: Sendable {
   }
 }
 
-/// Numbers the insertions of one array's lineage. Its range is taken from a process-wide
-/// counter when the array is created, so two arrays made apart never reuse a generation.
+/// Numbers insertions, once per process: no two insertions, in any array or any copy of one,
+/// share a generation.
 @usableFromInline
-struct GenerationSource: Sendable {
-  private static let ranges = LockIsolated<UInt64>(0)
-  private var nextValue: UInt64
-
-  init() {
-    nextValue = Self.ranges.withValue { last in
-      last &+= 1 << 32
-      return last
-    }
-  }
+enum Generations {
+  private static let last = LockIsolated<UInt64>(0)
 
   @usableFromInline
-  mutating func next() -> UInt64 {
-    nextValue &+= 1
-    return nextValue
+  static func next() -> UInt64 {
+    last.withValue { last in
+      last &+= 1
+      return last
+    }
   }
 }
 
@@ -232,8 +253,9 @@ final class StructureToken: Sendable {
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral {
+  /// A literal's ids must be unique: a repeated id is reported as an issue.
   public init(arrayLiteral elements: Element...) {
-    self.init(elements)
+    self.init(uniqueElements: elements)
   }
 }
 
