@@ -158,8 +158,17 @@ public final class TestClock: Clock, Sendable {
     column: UInt = #column
   ) async {
     let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    _ = await advance(to: deadline, at: location, until: nil)
+  }
+
+  /// Moves time to `deadline` as `advance(to:)` does; with `limit`, stops (returning `false`)
+  /// once that wall-clock instant passed, between two deadlines.
+  private func advance(
+    to deadline: Instant, at location: IssueLocation, until limit: ContinuousClock.Instant?
+  ) async -> Bool {
     await waitForEffects(at: location)
     while true {
+      if let limit, ContinuousClock.now >= limit { return false }
       let due = timeline.withValue { timeline -> [Sleeper] in
         guard let next = timeline.sleepers.map(\.deadline).min(), next <= deadline else {
           if timeline.now < deadline { timeline.now = deadline }
@@ -175,11 +184,13 @@ public final class TestClock: Clock, Sendable {
       if due.contains(where: { !$0.isEffect }) { await giveForeignTasksATurn() }
       await waitForEffects(at: location)
     }
+    return true
   }
 
   /// Advances until no task sleeps on the clock. A sleeper that keeps sleeping again (a
   /// repeating timer) never lets that happen: after `timeout` (default ``timeout``) the test
-  /// fails, naming what still sleeps.
+  /// fails, naming what still sleeps. The bound holds however far the last sleeper is: time
+  /// stops moving once it passed (plus at most one wait for effects to suspend).
   public func run(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -189,11 +200,13 @@ public final class TestClock: Clock, Sendable {
   ) async {
     let limit = timeout ?? self.timeout
     let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let started = ContinuousClock.now
+    let end = ContinuousClock.now.advanced(by: limit)
     while true {
       await waitForEffects(at: location)
       guard let last = timeline.withValue({ $0.sleepers.map(\.deadline).max() }) else { return }
-      guard ContinuousClock.now - started < limit else {
+      var inTime = ContinuousClock.now < end
+      if inTime { inTime = await advance(to: last, at: location, until: end) }
+      guard inTime else {
         reportIssue(
           """
           TestClock.run() did not end within \(limit): tasks kept sleeping on the clock (a \
@@ -205,9 +218,6 @@ public final class TestClock: Clock, Sendable {
         )
         return
       }
-      await advance(
-        to: last, fileID: location.fileID, filePath: location.filePath, line: location.line,
-        column: location.column)
     }
   }
 

@@ -122,6 +122,21 @@ struct ThrottleTests {
     await store.receive(.saved(3)) { $0.saved = [1, 3] }
   }
 
+  @Test("A deferred effect cancelled before its time opens no window: the next call leads")
+  func cancelledDeferredOpensNothing() async {
+    let clock = TestClock()
+    let store = makeStore(latest: true, clock: clock)
+    await store.send(.scrolled(1))
+    await store.receive(.saved(1)) { $0.saved = [1] }  // t = 0: opens [0 s, 1 s)
+    await clock.advance(by: .milliseconds(500))
+    await store.send(.scrolled(2))  // deferred to t = 1 s …
+    await clock.advance(by: .milliseconds(200))
+    await store.send(.cancelSaving)  // … and cancelled before its time
+    await clock.advance(by: .milliseconds(800))
+    await store.send(.scrolled(3))  // t = 1.5 s: no window is open, so it leads
+    await store.receive(.saved(3)) { $0.saved = [1, 3] }
+  }
+
   @Test("Starting a throttled effect cancels the previous one whose work still runs")
   func newerStartCancelsRunningWork() async {
     let clock = TestClock()

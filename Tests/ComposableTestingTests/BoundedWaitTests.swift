@@ -29,6 +29,30 @@ private struct Ticker: Reducer {
   }
 }
 
+/// A repeating timer of one millisecond beside a task that sleeps five minutes.
+private struct FastTimerAndFarSleeper: Reducer {
+  enum Action: Sendable, Equatable { case start, tick }
+  @Dependency(\.clock) var clock
+
+  func reduce(into ticks: inout Int, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .merge(
+        .run { send in
+          while true {
+            try await clock.sleep(for: .milliseconds(1))
+            await send(.tick)
+          }
+        },
+        .run { _ in try await clock.sleep(for: .seconds(300)) }
+      )
+    case .tick:
+      ticks += 1
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite("Every wait of the test tools is bounded")
 struct BoundedWaitTests {
@@ -73,6 +97,30 @@ struct BoundedWaitTests {
     #expect(
       recorder.messages.first?.hasPrefix("TestClock.run() did not end within 0.1 seconds") == true)
     #expect(recorder.messages.first?.contains("a task due at +1.0 seconds") == true)
+  }
+
+  @Test("TestClock.run() ends at its bound even when a fast timer stands before a far sleeper")
+  func clockRunIsBoundedBeforeAFarSleeper() async {
+    let recorder = IssueRecorder()
+    let clock = TestClock()
+    await withIssueReporters([recorder]) {
+      let store = TestStore(initialState: 0) {
+        FastTimerAndFarSleeper()
+      } withDependencies: {
+        $0.clock = clock
+      }
+      store.exhaustivity = .off
+      await store.send(.start)
+      await clock.run(timeout: .milliseconds(200))
+      store.skipInFlightEffects()
+    }
+    #expect(recorder.messages.count == 1, "\(recorder.messages)")
+    #expect(
+      recorder.messages.first?.hasPrefix("TestClock.run() did not end within 0.2 seconds") == true)
+    // It stopped at its bound: it did not first step the timer through five minutes of ticks
+    // on the way to the far sleeper.
+    #expect(clock.now.offset < .seconds(300))
+    #expect(recorder.messages.first?.contains("a task due at +") == true)
   }
 
   @Test("A plain store's StoreTask gets a bounded finish too")

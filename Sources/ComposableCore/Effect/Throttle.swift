@@ -66,6 +66,15 @@ struct Throttling: Sendable {
   }
 }
 
+/// Set when a deferred throttled effect's time came, so a window can tell an effect that
+/// started (and may have finished since) from one cancelled before its time.
+final class DeferredStart: Sendable {
+  private let started = LockIsolated(false)
+
+  func mark() { started.setValue(true) }
+  var hasStarted: Bool { started.current }
+}
+
 /// The throttle windows of one store, by absolute effect key (scope path and id). Used by the
 /// store on the main actor when it starts a throttled effect; a store that throttles nothing
 /// keeps an empty dictionary.
@@ -80,6 +89,8 @@ struct ThrottleWindows {
     let next: () -> Window
     /// The generation of the effect deferred to the window's close, if one is.
     var deferred: UInt64?
+    /// Whether that effect's time came (it started, and opened the next window).
+    var deferredStart: DeferredStart?
 
     static func opening<C: Clock<Duration>>(on clock: C, interval: Duration) -> Window {
       closing(on: clock, at: clock.now.advanced(by: interval), interval: interval)
@@ -92,7 +103,8 @@ struct ThrottleWindows {
         remaining: { clock.now.duration(to: deadline) },
         sleepUntilClose: { try await clock.sleep(until: deadline, tolerance: nil) },
         next: { closing(on: clock, at: deadline.advanced(by: interval), interval: interval) },
-        deferred: nil
+        deferred: nil,
+        deferredStart: nil
       )
     }
   }
@@ -126,10 +138,18 @@ struct ThrottleWindows {
     let replaced = window.deferred
     if replaced != nil, !throttling.latest { return nil }
     lastGeneration &+= 1
+    let start = DeferredStart()
     window.deferred = lastGeneration
+    window.deferredStart = start
     windows[key] = window
+    let sleep = window.sleepUntilClose
     let delayed = Self.cancellable(
-      .concatenate(throttling.delay(window.sleepUntilClose), starting(effect, key: key)),
+      .concatenate(
+        throttling.delay {
+          try await sleep()
+          start.mark()
+        },
+        starting(effect, key: key)),
       key: Self.key(key, .deferred(lastGeneration)))
     guard let replaced else { return Self.cancellable(delayed, key: key) }
     let cancelReplaced = Effect<Action>(.cancel(Self.key(key, .deferred(replaced))))
@@ -143,10 +163,14 @@ struct ThrottleWindows {
   ) -> Window? {
     var window = window
     if let generation = window.deferred {
-      if window.remaining() <= .zero {
+      let started = window.deferredStart?.hasStarted == true
+      let pending = isInFlight(Self.key(key, .deferred(generation)))
+      if started || (pending && window.remaining() <= .zero) {
         window = window.next()
-      } else if !isInFlight(Self.key(key, .deferred(generation))) {
+      } else if !pending {
+        // Cancelled before its time: it opens nothing, the window closes when it was due to.
         window.deferred = nil
+        window.deferredStart = nil
       }
     }
     return window.remaining() > .zero ? window : nil
