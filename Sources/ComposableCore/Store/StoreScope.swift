@@ -53,9 +53,14 @@ extension Store {
   /// A store of optional child state, or `nil` when it is absent now. When the state later
   /// disappears, the store keeps its last state and reports actions sent to it.
   ///
-  /// Its effect ids are those of the child that `.ifLet` with the same key path runs. Cached
-  /// as the other scopes are, while the state is present: a call that finds it absent forgets
-  /// the cached store.
+  /// Its effect ids are those of the child that `.ifLet` with the same key path runs (under the
+  /// same `Scope`s on the way). Cached as the other scopes are, while the state is present: a
+  /// call that finds it absent forgets the cached store.
+  ///
+  /// A `forEach` element is not such a child: a store scoped with `ifLet: \.rows[id: x]` sees
+  /// its state, but not the element's effect ids in `isEffectInFlight` (a key path does not
+  /// say which collection and element it reads, so the store cannot name the element's ids).
+  /// Keep what a row view needs to know about its running work (say, "loading") in its state.
   @inlinable
   public func scope<ChildState: Equatable, ChildAction>(
     ifLet toChildState: KeyPath<State, ChildState?> & Sendable,

@@ -61,28 +61,46 @@ final class Log<Entry: Sendable & Equatable>: Sendable {
 }
 
 /// Suspends until `release()` is called (or the waiting task is cancelled), so a test controls
-/// exactly when an effect's "server" answers.
+/// exactly when an effect's "server" answers. A wait is bounded: after `timeout` it ends and
+/// the test fails, so a broken rule never hangs the suite.
 final class Gate: Sendable {
-  private let state = LockIsolated<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, []))
+  private struct Contents {
+    var open = false
+    var lastID = 0
+    var waiters: [Int: CheckedContinuation<Bool, Never>] = [:]
+  }
+  private let state = LockIsolated(Contents())
 
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let open = state.withValue { state -> Bool in
-        if !state.open { state.waiters.append(continuation) }
-        return state.open
+  /// Waits for `release()`, ignoring cancellation (as uncooperative work does), for at most
+  /// `timeout` of wall time.
+  func wait(
+    timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    let released = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Bool, Never>) in
+      let id = state.withValue { state -> Int? in
+        guard !state.open else { return nil }
+        state.lastID += 1
+        state.waiters[state.lastID] = continuation
+        return state.lastID
       }
-      if open { continuation.resume() }
+      guard let id else { return continuation.resume(returning: true) }
+      // Not a child task: the waiting task's cancellation must not end the wait early.
+      Task.detached { [state] in
+        try? await Task.sleep(for: timeout)
+        state.withValue { $0.waiters.removeValue(forKey: id) }?.resume(returning: false)
+      }
     }
+    #expect(released, "the gate was not released within \(timeout)", sourceLocation: sourceLocation)
   }
 
   func release() {
-    let waiters = state.withValue { state -> [CheckedContinuation<Void, Never>] in
+    let waiters = state.withValue { state -> [CheckedContinuation<Bool, Never>] in
       state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
+      defer { state.waiters = [:] }
+      return Array(state.waiters.values)
     }
-    for waiter in waiters { waiter.resume() }
+    for waiter in waiters { waiter.resume(returning: true) }
   }
 }
 
