@@ -249,7 +249,10 @@ let package = Package(
     ),
     .testTarget(
       name: "LoopbackHTTPServerTests",
-      dependencies: ["HTTPTestSupport", "LoopbackHTTPServer", "LoopbackSockets", "WorkspaceHTTP"]
+      dependencies: [
+        "ComposableCore", "HTTPTestSupport", "LoopbackHTTPServer", "LoopbackSockets",
+        "WorkspaceHTTP",
+      ]
     ),
     .testTarget(
       name: "FossilWorkspaceTests",

@@ -25,9 +25,18 @@ extension Endpoints {
         400, .invalidRequest, "Unknown sign-in",
         "this sign-in is unknown or expired; start it again from the app")
     }
+    let username = form["username"] ?? ""
+    if let until = door.lockedOut(username) {
+      let minutes = max(1, Int((until.timeIntervalSinceNow / 60).rounded(.up)))
+      var refusal = HTTPServerResponse.problem(
+        429, .other, "Too many wrong passwords",
+        "too many wrong passwords for this account; try again in \(minutes) minutes")
+      refusal.headers["Retry-After"] = "\(minutes * 60)"
+      return refusal
+    }
     do throws(DemoError) {
       let session = try await system.signIn(
-        username: form["username"] ?? "", password: form["password"] ?? "")
+        username: username, password: form["password"] ?? "")
       guard let redirect = door.complete(login, granting: session) else {
         await system.signOut(token: session.token)
         return .problem(400, .invalidRequest, "Sign-in spent", "this sign-in was already used")
@@ -35,6 +44,10 @@ extension Endpoints {
       return redirect
     } catch {
       door.fail(login)
+      switch error {
+      case .unknownAccount, .wrongPassword: door.failAccount(username)
+      default: break
+      }
       let refusal = Self.refusal(error)
       let wantsJSON = request.headers["Accept"]?.contains("json") ?? false
       return wantsJSON

@@ -22,12 +22,55 @@ final class LoginDoor: Sendable {
   static let lifetime: TimeInterval = 600
   /// Wrong passwords before a pending login is dropped.
   static let maximumFailures = 5
+  /// Wrong passwords for one account name, across every pending login, before the account's
+  /// logins are refused until its window ends (even with the right password): guessing can
+  /// not be spread over fresh pending logins.
+  static let maximumAccountFailures = 10
+  /// The window an account's wrong passwords are counted in.
+  static let accountWindow: TimeInterval = 900
+  /// Account names whose failures are remembered at most (names no one has are counted too,
+  /// so the answer never tells which accounts exist).
+  static let maximumTrackedAccounts = 10_000
   /// Pending logins kept at most (the oldest goes first): a flood of authorization requests
   /// cannot grow the server without bound.
   static let maximumPending = 1000
 
   let authorizations = PKCEAuthorizations<DemoSession>()
   private let pending = LockIsolated<[String: Pending]>([:])
+  private let accountFailures = LockIsolated<[String: AccountFailures]>([:])
+
+  /// Wrong passwords for one account name in the current window.
+  private struct AccountFailures {
+    var count: Int
+    let windowEnds: Date
+  }
+
+  /// When the logins of account `username` are refused until, if they are.
+  func lockedOut(_ username: String, now: Date = Date()) -> Date? {
+    accountFailures.withValue { failures in
+      guard let found = failures[username], found.windowEnds > now,
+        found.count >= Self.maximumAccountFailures
+      else { return nil }
+      return found.windowEnds
+    }
+  }
+
+  /// Counts a wrong password for account `username`.
+  func failAccount(_ username: String, now: Date = Date()) {
+    accountFailures.withValue { failures in
+      if failures.count >= Self.maximumTrackedAccounts {
+        failures = failures.filter { $0.value.windowEnds > now }
+      }
+      guard failures.count < Self.maximumTrackedAccounts || failures[username] != nil else {
+        return
+      }
+      var found =
+        failures[username].flatMap { $0.windowEnds > now ? $0 : nil }
+        ?? AccountFailures(count: 0, windowEnds: now.addingTimeInterval(Self.accountWindow))
+      found.count += 1
+      failures[username] = found
+    }
+  }
 
   /// Registers a pending login for a valid authorization request; `nil` when a parameter is
   /// missing or wrong (the same checks ``PKCEAuthorizations/authorize(_:granting:)`` makes).

@@ -20,17 +20,34 @@ import WorkspaceHTTP
 /// ```
 ///
 /// Who the grant is for is the caller's decision (a reference server may grant a fixed
-/// account; a real one asks the person first).
+/// account; a real one asks the person first). A code lives `codeLifetime` (RFC 6749 §4.1.2
+/// asks for at most ten minutes); expired ones are dropped, and at most `maximumOutstanding`
+/// wait at once (the oldest goes first), so unredeemed codes never pile up.
 public final class PKCEAuthorizations<Grant: Sendable>: Sendable {
   private struct Issued {
     let challenge: String
     let redirectURI: String
     let grant: Grant
+    let expires: Date
   }
 
   private let issued = LockIsolated<[String: Issued]>([:])
+  private let codeLifetime: TimeInterval
+  private let maximumOutstanding: Int
+  private let now: @Sendable () -> Date
 
-  public init() {}
+  /// - Parameters:
+  ///   - codeLifetime: how long a code may wait for its redemption (clamped to 1 s…10 min).
+  ///   - maximumOutstanding: how many codes may wait at once.
+  ///   - now: the clock (injectable for tests).
+  public init(
+    codeLifetime: Duration = .seconds(60), maximumOutstanding: Int = 1_000,
+    now: @escaping @Sendable () -> Date = Date.init
+  ) {
+    self.codeLifetime = min(max(codeLifetime.seconds, 1), 600)
+    self.maximumOutstanding = max(1, maximumOutstanding)
+    self.now = now
+  }
 
   /// Answers an authorization request (`response_type=code`, `redirect_uri`,
   /// `code_challenge`, `code_challenge_method=S256`, `state`): a 302 back to `redirect_uri`
@@ -48,8 +65,17 @@ public final class PKCEAuthorizations<Grant: Sendable>: Sendable {
       return .json(#"{"error":"invalid_request"}"#, status: 400)
     }
     let code = PKCE.randomToken(byteCount: 24)
-    issued.withValue {
-      $0[code] = Issued(challenge: challenge, redirectURI: redirect, grant: grant)
+    let now = now()
+    issued.withValue { issued in
+      issued = issued.filter { $0.value.expires > now }
+      if issued.count >= maximumOutstanding,
+        let oldest = issued.min(by: { $0.value.expires < $1.value.expires })?.key
+      {
+        issued[oldest] = nil
+      }
+      issued[code] = Issued(
+        challenge: challenge, redirectURI: redirect, grant: grant,
+        expires: now.addingTimeInterval(codeLifetime))
     }
     components.queryItems =
       (components.queryItems ?? []) + [
@@ -63,15 +89,24 @@ public final class PKCEAuthorizations<Grant: Sendable>: Sendable {
 
   /// Redeems the code of a token request (a form with `code`, `code_verifier` and
   /// `redirect_uri`): its grant when the verifier matches the challenge and the redirect URI
-  /// the one the code was issued for, else `nil`. A code is spent by its first redemption,
-  /// right or wrong.
+  /// the one the code was issued for and the code has not expired, else `nil`. A code is
+  /// spent by its first redemption, right or wrong.
   public func redeem(_ request: HTTPServerRequest) -> Grant? {
     let form = request.formFields
     guard let code = form["code"], let verifier = form["code_verifier"],
       let issued = issued.withValue({ $0.removeValue(forKey: code) }),
+      issued.expires > now(),
       form["redirect_uri"] == issued.redirectURI,
       (try? PKCE(verifier: verifier))?.challenge == issued.challenge
     else { return nil }
     return issued.grant
+  }
+}
+
+extension Duration {
+  /// The duration in seconds, as a `TimeInterval`.
+  fileprivate var seconds: TimeInterval {
+    let (whole, attoseconds) = components
+    return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
   }
 }

@@ -59,6 +59,36 @@ struct SignInDoorTests {
     }
   }
 
+  @Test(
+    "Guesses spread over fresh logins are counted per account: then even the right password waits")
+  func guessingIsLimitedPerAccount() async throws {
+    let server = try TestServer()
+    defer { Task { await server.stop() } }
+    let session = server.session()
+    let pkce = PKCE()
+    let redirect = URL(string: "http://127.0.0.1:9/callback")!
+    var refusedAsGuessing = 0
+    for guess in 0..<30 {
+      // A fresh pending login every two guesses: the per-login limit never applies.
+      let login = try await server.openLogin(session, pkce: pkce, redirect: redirect, state: "s")
+      for attempt in 0..<2 {
+        let answer = try await session.send(
+          server.loginForm(login, "ada", "guess-\(guess)-\(attempt)", json: true))
+        if answer.status == 429 { refusedAsGuessing += 1 } else { #expect(answer.status == 401) }
+      }
+    }
+    #expect(refusedAsGuessing == 60 - 10)
+    let login = try await server.openLogin(session, pkce: pkce, redirect: redirect, state: "s")
+    let right = try await session.send(server.loginForm(login, "ada", "lovelace", json: true))
+    #expect(right.status == 429, "the right password got in after 60 guesses: \(right.status)")
+    #expect(right.headers["Retry-After"] != nil)
+    #expect(right.text.contains("too many wrong passwords"))
+    // Another account is not affected.
+    let code = try await server.authorize(
+      session, pkce: pkce, redirect: redirect, "grace", "hopper")
+    #expect(!code.isEmpty)
+  }
+
   @Test("A wrong password answers 401 and the form again; a problem document for JSON clients")
   func wrongPassword() async throws {
     let server = try TestServer()

@@ -1,3 +1,4 @@
+import ComposableCore
 import Foundation
 import LoopbackHTTPServer
 import Testing
@@ -83,5 +84,35 @@ struct PKCEAuthorizationsTests {
       authorizeRequest(method: method, redirect: redirect, state: state), granting: "ada")
     #expect(response.status == 400)
     #expect(response.headers["Location"] == nil)
+  }
+
+  @Test func aCodeExpiresAfterItsLifetimeAndUnredeemedOnesAreDropped() throws {
+    let clock = LockIsolated(Date(timeIntervalSince1970: 1_000_000))
+    let authorizations = PKCEAuthorizations<String>(
+      codeLifetime: .seconds(60), maximumOutstanding: 3, now: { clock.current })
+    let redirect = "http://127.0.0.1:9/callback"
+    let late = try code(from: authorizations.authorize(authorizeRequest(), granting: "ada"))
+    clock.withValue { $0 += 61 }
+    #expect(
+      authorizations.redeem(tokenRequest(code: late, verifier: pkce.verifier, redirect: redirect))
+        == nil, "a code older than its lifetime")
+    let inTime = try code(from: authorizations.authorize(authorizeRequest(), granting: "ada"))
+    clock.withValue { $0 += 59 }
+    #expect(
+      authorizations.redeem(tokenRequest(code: inTime, verifier: pkce.verifier, redirect: redirect))
+        == "ada")
+    // At most three wait at once: a fourth pushes the oldest out.
+    let codes = try (0..<4).map { _ in
+      clock.withValue { $0 += 1 }
+      return try code(from: authorizations.authorize(authorizeRequest(), granting: "ada"))
+    }
+    #expect(
+      authorizations.redeem(
+        tokenRequest(code: codes[0], verifier: pkce.verifier, redirect: redirect))
+        == nil, "the oldest of four outstanding codes was dropped")
+    #expect(
+      authorizations.redeem(
+        tokenRequest(code: codes[3], verifier: pkce.verifier, redirect: redirect))
+        == "ada")
   }
 }
