@@ -38,23 +38,6 @@ extension IdentifiedArray {
     structure = StructureToken()
   }
 
-  /// Moves the elements at `offsets` to before the element at `destination` (as SwiftUI's
-  /// `onMove` reports it), keeping their order and their identity. O(n).
-  ///
-  /// ```swift
-  /// state.rows.move(fromOffsets: IndexSet(integer: 0), toOffset: state.rows.count)
-  /// ```
-  public mutating func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
-    let moving = offsets.filter { elements.indices.contains($0) }
-    guard !moving.isEmpty else { return }
-    let target = Swift.min(Swift.max(destination, 0), elements.count)
-    let moved = moving.map { elements[$0] }
-    let before = moving.count { $0 < target }
-    for position in moving.reversed() { elements.remove(at: position) }
-    elements.insert(contentsOf: moved, at: target - before)
-    reindex(from: Swift.min(moving[0], target - before))
-  }
-
   /// Sorts the elements in place; each keeps its identity. O(n log n).
   public mutating func sort(
     by areInIncreasingOrder: (Element, Element) throws -> Bool
