@@ -4,7 +4,7 @@ import ComposableCore
 
 extension TestStore {
   /// Asserts the next item from an effect is an action of the case `keyPath` names, as TCA
-  /// spells it: `await store.receive(\.factResponse.success) { … }` (see ``CaseKeyPath``).
+  /// spells it: `await store.receive(\.factResponse.success) { … }` (see `CaseKeyPath` in ComposableCore).
   public func receive<Value>(
     _ keyPath: CaseKeyPath<Action, Value>,
     timeout: Duration? = nil,

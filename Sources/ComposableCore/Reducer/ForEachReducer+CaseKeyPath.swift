@@ -3,7 +3,7 @@ extension Reducer {
   /// `.forEach(\.rows, action: \.rows) { Row() }`.
   ///
   /// The key path is resolved to its ``CasePath`` here, once; everything else is
-  /// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
+  /// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)-(_,CasePath<Self.Action,IdentifiedAction<ElementState.ID,ElementAction>>,_,_,_,_,_)``.
   public func forEach<ElementState, ElementAction, Element: Reducer>(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ElementState>> & Sendable,
     action toElementAction: CaseKeyPath<Action, IdentifiedAction<ElementState.ID, ElementAction>>,

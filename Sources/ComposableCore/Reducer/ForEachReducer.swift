@@ -6,7 +6,7 @@ extension Reducer {
   /// or an effect's `state.modify` — its effects are cancelled, and so are they when it is
   /// removed and added again under the same id, or the whole array is replaced by one that
   /// holds the id anew (that is a new element, whose own new work is kept). Moving an element
-  /// (``IdentifiedArray/move(fromOffsets:toOffset:)``, `swapAt`, `sort`, `reverse`) keeps it,
+  /// (``IdentifiedArray/move(fromOffsets:toOffset:fileID:filePath:line:column:)``, `swapAt`, `sort`, `reverse`) keeps it,
   /// and its effects. An element is identified by its whole path from the root store (every
   /// `Scope`, `ifLet` and `forEach` element on the way), so two copies of one feature never
   /// touch each other's elements' effects. An action for an id that is not present is
@@ -36,7 +36,7 @@ extension Reducer {
   }
 }
 
-/// The reducer ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)`` builds.
+/// The reducer ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)-(_,CasePath<Self.Action,IdentifiedAction<ElementState.ID,ElementAction>>,_,_,_,_,_)`` builds.
 public struct ForEachReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Identifiable, Element.State.ID: Sendable {
   public typealias ID = Element.State.ID

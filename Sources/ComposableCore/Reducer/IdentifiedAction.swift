@@ -1,5 +1,5 @@
 /// The action of one element of an ``IdentifiedArray``, addressed by its id; used by
-/// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
+/// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)-(_,CasePath<Self.Action,IdentifiedAction<ElementState.ID,ElementAction>>,_,_,_,_,_)``.
 ///
 /// ```swift
 /// enum Action { case events(IdentifiedAction<Event.ID, EventRow.Action>) }
