@@ -3,6 +3,8 @@ import ComposableTesting
 import Foundation
 import Testing
 
+@testable import SwiftUICaseStudies
+
 /// The ported tests prove something only if they fail when the feature is wrong: each story
 /// here runs against a deliberately broken variant and expects the test store to fail.
 @MainActor

@@ -1,6 +1,7 @@
-import ComposableCore
 import ComposableTesting
 import Testing
+
+@testable import SwiftUICaseStudies
 
 @MainActor
 struct EffectsBasicsTests {
@@ -25,7 +26,7 @@ struct EffectsBasicsTests {
     let store = TestStore(initialState: EffectsBasics.State()) {
       EffectsBasics()
     } withDependencies: {
-      $0.factClient.fetch = { "\($0) is a fine number" }
+      $0.factClient.fetch = { "\($0) is a good number Brent" }
       $0.continuousClock = ImmediateClock()
     }
 
@@ -37,7 +38,7 @@ struct EffectsBasicsTests {
     }
     await store.receive(\.numberFactResponse.success) {
       $0.isNumberFactRequestInFlight = false
-      $0.numberFact = "1 is a fine number"
+      $0.numberFact = "1 is a good number Brent"
     }
   }
 

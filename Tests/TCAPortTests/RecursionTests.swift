@@ -1,7 +1,8 @@
-import ComposableCore
 import ComposableTesting
 import Foundation
 import Testing
+
+@testable import SwiftUICaseStudies
 
 @MainActor
 struct RecursionTests {

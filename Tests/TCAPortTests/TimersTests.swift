@@ -1,6 +1,7 @@
-import ComposableCore
 import ComposableTesting
 import Testing
+
+@testable import SwiftUICaseStudies
 
 @MainActor
 struct TimersTests {

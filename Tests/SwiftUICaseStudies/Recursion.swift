@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
 
-struct Nested: Reducer {
+struct Nested {
   struct State: Equatable, Identifiable {
     let id: UUID
     var name: String = ""

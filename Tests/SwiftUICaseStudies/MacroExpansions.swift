@@ -1,7 +1,12 @@
 import ComposableCore
 
-// What `@CasePathable` generates in TCA, written once per case a key path names: one line
-// each, the extraction found by reflection from the case's constructor.
+// What TCA's macros generate, written by hand once per feature (no macros here): `@Reducer`'s
+// conformance, and one `@CasePathable` line per case a key path names (the extraction is found
+// by reflection from the case's constructor). The features' own files keep TCA's lines.
+
+extension EffectsBasics: Reducer {}
+extension Timers: Reducer {}
+extension Nested: Reducer {}
 
 extension CasePath where Root == EffectsBasics.Action {
   static var decrementDelayResponse: CasePath<Root, Void> { .init(Root.decrementDelayResponse) }

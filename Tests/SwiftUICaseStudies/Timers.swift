@@ -1,6 +1,6 @@
 import ComposableCore
 
-struct Timers: Reducer {
+struct Timers {
   struct State: Equatable {
     var isTimerActive = false
     var secondsElapsed = 0

@@ -1,6 +1,10 @@
 import ComposableCore
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 struct FactClient {
   var fetch: @Sendable (Int) async throws -> String
 
@@ -20,11 +24,13 @@ extension DependencyValues {
 }
 
 extension FactClient: DependencyKey {
-  // Live: a canned answer after a pause (the port has no network).
+  // Live: asks the trivia service (no test reaches it: each says which fact it needs).
   static let liveValue = Self(
     fetch: { number in
       try await Task.sleep(for: .seconds(1))
-      return "\(number) is a number."
+      let (data, _) = try await URLSession.shared
+        .data(from: URL(string: "http://number-trivia.com/\(number)/trivia")!)
+      return String(decoding: data, as: UTF8.self)
     }
   )
 

@@ -1,6 +1,6 @@
 import ComposableCore
 
-struct EffectsBasics: Reducer {
+struct EffectsBasics {
   struct State: Equatable {
     var count = 0
     var isNumberFactRequestInFlight = false
