@@ -29,9 +29,8 @@ struct DeadlineTimer: Sendable {
 /// The deadlines of the process's waits, and one task that fires the passed ones.
 ///
 /// The task runs only while some deadline is registered, looking every ``resolution``; it
-/// ends when none is left and the next registration starts it again. A measured alternative
-/// — a task sleeping until each deadline, or a dispatch timer per wait — cost two thread
-/// wake-ups per wait, which made a story of short test-store steps half again as slow.
+/// ends when none is left and the next registration starts it again, so a wait costs a lock and
+/// a dictionary entry instead of thread wake-ups (BENCHMARKS.md, "The test store's waits").
 final class DeadlineWatch: Sendable {
   static let shared = DeadlineWatch()
 

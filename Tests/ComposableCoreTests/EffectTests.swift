@@ -195,9 +195,13 @@ struct EffectTests {
     await store.send(.stop).finish(timeout: .seconds(15))  // does not wait for the stubborn effect
     #expect(!store.isEffectInFlight("work"))
     #expect(log.all == ["waiting"])
+    // The effect's own send still waits for it: until its operation returns.
+    let seenWhenFinished = Task {
+      await running.finish(timeout: .seconds(15))
+      return log.all
+    }
     gate.release()
-    await running.finish(timeout: .seconds(15))
-    #expect(log.all == ["waiting", "stopped after cancellation"])
+    #expect(await seenWhenFinished.value == ["waiting", "stopped after cancellation"])
   }
 
   @Test("Effect.concatenate runs one effect after the other")

@@ -6,11 +6,13 @@
 /// await store.send(.refreshAdmission).finish()
 /// ```
 ///
-/// Work the action cancelled is not part of it: a cancelled effect can no longer send or
-/// modify state (so its late answer never lands), but waiting for it to stop could hang on work
-/// that ignores cancellation. `TestStore.finish()` does wait for such effects, so tests see
-/// them. A task whose effects never end (a timer) never finishes; cancel it. In tests, prefer
-/// the bounded `finish(timeout:)` that ComposableTesting adds.
+/// Effects the action cancels (`.cancel(id:)`, `cancelInFlight`) belong to the sends that
+/// started them, so its task does not wait for them (as in TCA); `TestStore.finish()` waits for
+/// every effect in flight. An effect of this send that was cancelled is waited for until its
+/// operation returns: from the cancellation on it can no longer send or modify state (its late
+/// answer never lands), but work that ignores cancellation keeps ``finish()`` waiting. A task
+/// whose effects never end (a timer) never finishes; cancel it. In tests, prefer the bounded
+/// `finish(timeout:)` that ComposableTesting adds.
 public struct StoreTask: Sendable {
   /// The tasks of one send; effects of that send add to it while they run.
   @usableFromInline
@@ -65,8 +67,8 @@ public struct StoreTask: Sendable {
     box?.cancel()
   }
 
-  /// Waits until every effect of the action has finished, including effects started meanwhile
-  /// by actions they sent. Cancelling the waiting task cancels the effects.
+  /// Waits until every effect of the action has returned, including effects started meanwhile
+  /// by actions they sent, and cancelled ones. Cancelling the waiting task cancels the effects.
   public func finish() async {
     guard let box else { return }
     await withTaskCancellationHandler {
