@@ -1,15 +1,13 @@
 import ComposableCore
 import DemoHTTPProtocol
+import Foundation
 import LoopbackHTTPServer
 import WorkspaceDemoFeature
 import WorkspaceHTTP
 
 /// The server's cookie sessions: each maps to one `DemoSystem` session (whose token never
-/// leaves the server) and holds the newest session and CSRF cookie values it issued.
-///
-/// Every answer to a session call rotates both values. The previous ``grace`` values stay
-/// honoured, so requests the client had in flight with an older cookie (a stream opening
-/// while a command runs) are not refused; anything older is forgotten.
+/// leaves the server) and holds the session and CSRF cookie values it issued that are still
+/// honoured, as ``CookieRotation`` says: the newest, and superseded ones for a grace period.
 final class CookieSessions: Sendable {
   /// One signed-in session.
   struct Session: Sendable {
@@ -17,16 +15,17 @@ final class CookieSessions: Sendable {
     let handle: String
     /// The `DemoSystem` session token.
     let token: String
-    /// Issued session cookie values, oldest first.
-    var cookies: [String]
-    /// Issued CSRF values, oldest first.
-    var csrf: [String]
+    /// Issued values still honoured, oldest first; the last is the newest.
+    fileprivate var issued: [Issued]
   }
 
-  /// A fresh pair of cookie values.
+  /// A pair of cookie values, issued together.
   struct Issued: Sendable {
     let session: String
     let csrf: String
+    let issuedAt: Date
+    /// When newer values were issued; `nil` for the newest.
+    fileprivate(set) var supersededAt: Date?
 
     /// The two `Set-Cookie` headers.
     var cookies: [SetCookie] {
@@ -45,21 +44,18 @@ final class CookieSessions: Sendable {
   }
 
   private let state = LockIsolated(State())
-  /// How many earlier cookie values stay honoured after a rotation.
-  let grace: Int
+  let rotation: CookieRotation
 
-  init(grace: Int) {
-    self.grace = max(0, grace)
+  init(rotation: CookieRotation) {
+    self.rotation = rotation
   }
 
   /// Starts a cookie session for `demo`; answers it and its first cookie values.
   func begin(_ demo: DemoSession) -> (Session, Issued) {
-    let issued = Self.fresh()
+    let issued = Self.fresh(at: rotation.now())
     let session = state.withValue { state -> Session in
       state.issuedCount += 1
-      let session = Session(
-        handle: "s\(state.issuedCount)", token: demo.token, cookies: [issued.session],
-        csrf: [issued.csrf])
+      let session = Session(handle: "s\(state.issuedCount)", token: demo.token, issued: [issued])
       state.sessions[session.handle] = session
       state.byCookie[issued.session] = session.handle
       return session
@@ -67,11 +63,14 @@ final class CookieSessions: Sendable {
     return (session, issued)
   }
 
-  /// The session a request's session cookie belongs to, if it is still honoured.
+  /// The session a request's session cookie belongs to, if that value is still honoured.
   func session(for request: HTTPServerRequest) -> Session? {
     guard let value = request.cookies[DemoAPI.sessionCookie] else { return nil }
+    let now = rotation.now()
     return state.withValue { state in
-      state.byCookie[value].flatMap { state.sessions[$0] }
+      guard let handle = state.byCookie[value] else { return nil }
+      forgetExpired(of: handle, at: now, in: &state)
+      return state.byCookie[value].flatMap { state.sessions[$0] }
     }
   }
 
@@ -81,43 +80,67 @@ final class CookieSessions: Sendable {
   }
 
   /// Whether `request` proves it comes from the session's own client: its `X-CSRF-Token`
-  /// equals its `csrf` cookie, and that value was issued to `session`.
+  /// equals its `csrf` cookie, and that value was issued to `session` and is still honoured.
   func checkCSRF(_ request: HTTPServerRequest, of session: Session) -> Bool {
     guard let header = request.headers[DemoAPI.csrfHeader],
       header == request.cookies[DemoAPI.csrfCookie]
     else { return false }
-    return state.withValue { $0.sessions[session.handle]?.csrf.contains(header) ?? false }
-  }
-
-  /// Issues the next cookie values of `handle` (forgetting those beyond the grace); `nil` when
-  /// the session ended meanwhile.
-  func rotate(_ handle: String) -> Issued? {
-    let issued = Self.fresh()
-    return state.withValue { state -> Issued? in
-      guard var session = state.sessions[handle] else { return nil }
-      session.cookies.append(issued.session)
-      session.csrf.append(issued.csrf)
-      state.byCookie[issued.session] = handle
-      while session.cookies.count > grace + 1 {
-        state.byCookie[session.cookies.removeFirst()] = nil
-      }
-      while session.csrf.count > grace + 1 { session.csrf.removeFirst() }
-      state.sessions[handle] = session
-      return issued
+    let now = rotation.now()
+    return state.withValue { state in
+      forgetExpired(of: session.handle, at: now, in: &state)
+      return state.sessions[session.handle]?.issued.contains { $0.csrf == header } ?? false
     }
   }
 
-  /// Ends session `handle`; answers it if it existed.
+  /// The values an answer to session `handle` sets: new ones when the newest are at least
+  /// ``CookieRotation/interval`` old, none otherwise (and none when the session ended).
+  func rotate(_ handle: String) -> Issued? {
+    let now = rotation.now()
+    let fresh = Self.fresh(at: now)
+    return state.withValue { state -> Issued? in
+      guard var session = state.sessions[handle], let newest = session.issued.last,
+        now.timeIntervalSince(newest.issuedAt) >= rotation.interval.seconds
+      else { return nil }
+      session.issued[session.issued.count - 1].supersededAt = now
+      session.issued.append(fresh)
+      state.byCookie[fresh.session] = handle
+      state.sessions[handle] = session
+      forgetExpired(of: handle, at: now, in: &state)
+      return fresh
+    }
+  }
+
+  /// Ends session `handle`: none of its values is honoured from now on. Answers it if it
+  /// existed.
   @discardableResult
   func end(_ handle: String) -> Session? {
     state.withValue { state in
       guard let session = state.sessions.removeValue(forKey: handle) else { return nil }
-      for value in session.cookies { state.byCookie[value] = nil }
+      for issued in session.issued { state.byCookie[issued.session] = nil }
       return session
     }
   }
 
-  private static func fresh() -> Issued {
-    Issued(session: PKCE.randomToken(byteCount: 24), csrf: PKCE.randomToken(byteCount: 18))
+  /// Drops the values of `handle` superseded more than the grace ago, and the oldest beyond
+  /// ``CookieRotation/maximumHonoured``. O(values of the session).
+  private func forgetExpired(of handle: String, at now: Date, in state: inout State) {
+    guard var session = state.sessions[handle] else { return }
+    let grace = rotation.grace.seconds
+    let expired = session.issued.prefix { issued in
+      guard let supersededAt = issued.supersededAt else { return false }
+      return now.timeIntervalSince(supersededAt) > grace
+    }.count
+    let excess = max(0, session.issued.count - expired - CookieRotation.maximumHonoured)
+    let dropped = session.issued.prefix(expired + excess)
+    guard !dropped.isEmpty else { return }
+    for issued in dropped { state.byCookie[issued.session] = nil }
+    session.issued.removeFirst(dropped.count)
+    state.sessions[handle] = session
+  }
+
+  private static func fresh(at now: Date) -> Issued {
+    Issued(
+      session: PKCE.randomToken(byteCount: 24), csrf: PKCE.randomToken(byteCount: 18),
+      issuedAt: now, supersededAt: nil)
   }
 }

@@ -5,7 +5,7 @@ import LoopbackHTTPServer
 import WorkspaceDemoFeature
 
 /// The in-memory `DemoSystem` behind the demo's HTTP protocol (``DemoAPI``): the PKCE sign-in
-/// door, cookie sessions that rotate on every answer, CSRF echo, admission and grants, the
+/// door, cookie sessions that rotate (``CookieRotation``), CSRF echo, admission and grants, the
 /// catalogue, idempotent proposal creation, a reviewer's merge and a server-sent event channel.
 ///
 /// It is a handler: serve it with ``DemoServer`` (what `demo-cli serve` does), or wrap it in a
@@ -24,8 +24,8 @@ import WorkspaceDemoFeature
 public final class DemoService: Sendable {
   /// Tunables of the service.
   public struct Configuration: Sendable {
-    /// How many earlier cookie values stay honoured after a rotation (see `CookieSessions`).
-    public var cookieGrace: Int
+    /// When session cookies rotate and how long a superseded value stays honoured.
+    public var cookieRotation: CookieRotation
     /// How often an idle event stream gets a comment (and its session is checked).
     public var heartbeat: Duration
     /// The reconnection time event streams advise (`retry:`).
@@ -38,12 +38,12 @@ public final class DemoService: Sendable {
     public var log: (@Sendable (String) -> Void)?
 
     public init(
-      cookieGrace: Int = 8, heartbeat: Duration = .seconds(15),
+      cookieRotation: CookieRotation = CookieRotation(), heartbeat: Duration = .seconds(15),
       reconnectionTime: Duration = .seconds(1),
       beforeRecordCreation: @escaping @Sendable (String) async -> Void = { _ in },
       log: (@Sendable (String) -> Void)? = nil
     ) {
-      self.cookieGrace = cookieGrace
+      self.cookieRotation = cookieRotation
       self.heartbeat = heartbeat
       self.reconnectionTime = reconnectionTime
       self.beforeRecordCreation = beforeRecordCreation
@@ -83,11 +83,12 @@ final class Endpoints: Sendable {
   let door = LoginDoor()
   let announcements = AnnouncementLog()
   let inFlight = InFlightKeys()
+  let fingerprints = PayloadFingerprints()
 
   init(system: DemoSystem, configuration: DemoService.Configuration) {
     self.system = system
     self.configuration = configuration
-    self.sessions = CookieSessions(grace: configuration.cookieGrace)
+    self.sessions = CookieSessions(rotation: configuration.cookieRotation)
   }
 
   /// Every route of ``DemoAPI``.
@@ -122,7 +123,8 @@ final class Endpoints: Sendable {
   }
 
   /// Runs a session call: 401 without a live session, 403 for a mutation without the
-  /// session's CSRF proof. The answer rotates the session's cookies (unless `body` ended it).
+  /// session's CSRF proof. The answer carries new cookie values when they are due (unless
+  /// `body` ended the session).
   func asSession(
     _ request: HTTPServerRequest, _ body: (Caller) async -> HTTPServerResponse
   ) async -> HTTPServerResponse {

@@ -17,7 +17,9 @@ struct HTTPSecretsTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let serverLines = Lines()
-    let server = try FaultyServer(configuration: .init(log: serverLines.append))
+    // Every answer rotates the cookies: as many secrets on the wire as possible.
+    let server = try FaultyServer(
+      configuration: .init(cookieRotation: .init(interval: .zero), log: serverLines.append))
     let secrets = LockIsolated<Set<String>>(["lovelace", "hopper", "not-the-password"])
     server.intercept { request, next in
       var found = Array(request.cookies.values) + Array(request.formFields.values)

@@ -10,20 +10,6 @@ import WorkspaceHTTP
 /// `Last-Event-ID`, ended with the session.
 @Suite("Demo server: the event channel")
 struct EventChannelTests {
-  private func propose(_ session: HTTPSession, _ grant: String, _ id: String) async throws -> String
-  {
-    var request = HTTPRequest.post(
-      DemoAPI.proposals,
-      body: try .json(
-        draft(
-          grant, title: id,
-          changes: EventChangeSet(added: [
-            Event(id: id, title: id, date: "2027-01-01", venue: "Hall")
-          ]))))
-    request.headers["Idempotency-Key"] = UUID().uuidString
-    return try await session.send(request).decode(DemoProposal.self).id
-  }
-
   /// The first `count` events of a stream opened with `lastEventID`.
   private func events(
     _ session: HTTPSession, after lastEventID: String?, count: Int

@@ -1,16 +1,32 @@
+import ComposableCore
 import DemoHTTPProtocol
+import DemoServer
 import Foundation
+import HTTPTestSupport
 import Testing
 import WorkspaceDemoFeature
 import WorkspaceHTTP
 
-/// Cookie sessions: rotated on every answer, a mutation proven by the csrf echo, 401 once the
-/// session is gone.
+/// Cookie sessions: rotated as `CookieRotation` says, a superseded value honoured for its
+/// grace (so concurrent calls never sign a person out), a mutation proven by the csrf echo,
+/// 401 once the session is gone.
 @Suite("Demo server: cookie sessions")
 struct SessionCookieTests {
-  @Test("Every session call rotates both cookies; the next request carries the new ones")
+  /// A clock the test moves by hand, and a rotation measured on it.
+  final class ManualClock: Sendable {
+    private let time = LockIsolated(Date(timeIntervalSince1970: 2_000_000_000))
+    var now: Date { time.current }
+    func advance(_ seconds: TimeInterval) { time.withValue { $0 += seconds } }
+    func rotation(interval: Duration, grace: Duration) -> CookieRotation {
+      CookieRotation(interval: interval, grace: grace) { [time] in time.current }
+    }
+  }
+
+  @Test("With a zero interval every answer rotates both cookies; the next request carries them")
   func rotation() async throws {
-    let server = try TestServer()
+    let clock = ManualClock()
+    let server = try TestServer(
+      configuration: .init(cookieRotation: clock.rotation(interval: .zero, grace: .seconds(5))))
     defer { Task { await server.stop() } }
     let (session, me) = try await server.signIn()
     #expect(me.session.hasPrefix("s"))
@@ -31,21 +47,82 @@ struct SessionCookieTests {
     #expect(Set(sent.compactMap { $0 }).count == 5, "each request carried the newest cookie")
   }
 
-  @Test("An old cookie value is honoured within the grace, refused (401) after it")
-  func grace() async throws {
-    let server = try TestServer(configuration: .init(cookieGrace: 2))
+  @Test("Answers rotate the cookies at most once per interval")
+  func interval() async throws {
+    let clock = ManualClock()
+    let server = try TestServer(
+      configuration: .init(
+        cookieRotation: clock.rotation(interval: .seconds(60), grace: .seconds(120))))
     defer { Task { await server.stop() } }
     let (session, _) = try await server.signIn()
     let first = try #require(session.cookie(named: DemoAPI.sessionCookie)?.value)
-    _ = try await session.send(.get(DemoAPI.me))
-    _ = try await session.send(.get(DemoAPI.me))
-    // Honoured two rotations later (this answer rotates once more, out of the grace).
-    #expect(try await server.me(withCookie: first).status == 200)
-    _ = try await session.send(.get(DemoAPI.me))
+    clock.advance(59)
+    let early = try await session.send(.get(DemoAPI.me))
+    #expect(early.setCookie(DemoAPI.sessionCookie) == nil, "rotated before the interval passed")
+    #expect(session.cookie(named: DemoAPI.sessionCookie)?.value == first)
+    clock.advance(1)
+    let due = try await session.send(.get(DemoAPI.me))
+    #expect(due.setCookie(DemoAPI.sessionCookie) != nil, "not rotated once the interval passed")
+    #expect(session.cookie(named: DemoAPI.sessionCookie)?.value != first)
+  }
+
+  @Test("A superseded value is honoured for the grace and refused (401) after it")
+  func grace() async throws {
+    let clock = ManualClock()
+    let server = try TestServer(
+      configuration: .init(cookieRotation: clock.rotation(interval: .zero, grace: .seconds(30))))
+    defer { Task { await server.stop() } }
+    let (session, _) = try await server.signIn()
+    let first = try #require(session.cookie(named: DemoAPI.sessionCookie)?.value)
+    _ = try await session.send(.get(DemoAPI.me))  // supersedes `first` now
+    clock.advance(30)
+    // However many rotations happened since: each of these answers rotates once more.
+    for _ in 0..<12 {
+      #expect(try await server.me(withCookie: first).status == 200, "refused within the grace")
+    }
+    clock.advance(1)
     let refused = try await server.me(withCookie: first)
     #expect(refused.status == 401)
     #expect(refused.problem?.code == .signedOut)
-    #expect(try await session.send(.get(DemoAPI.me)).status == 200, "the newest cookie still works")
+    #expect(try await session.send(.get(DemoAPI.me)).status == 200, "the session's cookie works")
+    #expect(session.status == .signedIn)
+  }
+
+  @Test("64 calls at once, reads and mutations, with an event stream open: nobody is signed out")
+  func concurrentCalls() async throws {
+    // Every answer rotates (the worst case for the client); the default grace.
+    let server = try TestServer(configuration: .init(cookieRotation: .init(interval: .zero)))
+    defer { Task { await server.stop() } }
+    let (session, grant) = try await server.author()
+    let states = Reports<EventStreamState>()
+    let stream = session.events(
+      .get(DemoAPI.events), options: EventStreamOptions(onStateChange: states.report))
+    let announced = Task { try await next(stream, "the announcement after the calls") }
+    _ = try await states.next("the stream to open") { $0 == .open ? () : nil }
+
+    let statuses = try await withThrowingTaskGroup(of: (String, Int).self) { group in
+      for call in 0..<64 {
+        group.addTask {
+          switch call % 4 {
+          case 0:
+            let admission = HTTPRequest(method: .post, path: DemoAPI.admissions)
+            return ("admission", try await session.send(admission).status)
+          case 1: return ("grant", try await session.send(.get(DemoAPI.grant(grant.id))).status)
+          default: return ("me", try await session.send(.get(DemoAPI.me)).status)
+          }
+        }
+      }
+      return try await group.reduce(into: [String: [Int]]()) { $0[$1.0, default: []].append($1.1) }
+    }
+    #expect(statuses["admission"] == Array(repeating: 201, count: 16))
+    #expect(statuses["grant"] == Array(repeating: 200, count: 16))
+    #expect(statuses["me"] == Array(repeating: 200, count: 32))
+    #expect(session.status == .signedIn)
+
+    // The stream is still open and the session can still write: an announcement arrives.
+    _ = try await propose(session, grant.id, "after-the-burst")
+    let event = try #require(try await announced.value)
+    #expect(event.data.contains("after-the-burst"))
   }
 
   @Test("A mutation without the csrf echo is refused (403); with it, it goes through")

@@ -111,13 +111,29 @@ final class TestServer: Sendable {
     return try await HTTPSession(baseURL: baseURL).send(request)
   }
 
-  /// Signs in as ada and admits her: the session and her grant.
-  func author() async throws -> (HTTPSession, DemoAPI.Grant) {
-    let (session, _) = try await signIn()
+  /// Signs in (as ada by default) and admits the person: the session and the grant.
+  func author(_ username: String = "ada", _ password: String = "lovelace") async throws
+    -> (HTTPSession, DemoAPI.Grant)
+  {
+    let (session, _) = try await signIn(username, password)
     let answer = try await session.send(HTTPRequest(method: .post, path: DemoAPI.admissions))
     try #require(answer.status == 201, "admission answered \(answer.status)")
     return (session, try answer.decode(DemoAPI.Grant.self))
   }
+}
+
+/// Proposes one event titled `id` under `grant`; answers the proposal's id.
+func propose(_ session: HTTPSession, _ grant: String, _ id: String) async throws -> String {
+  var request = HTTPRequest.post(
+    DemoAPI.proposals,
+    body: try .json(
+      draft(
+        grant, title: id,
+        changes: EventChangeSet(added: [
+          Event(id: id, title: id, date: "2027-01-01", venue: "Hall")
+        ]))))
+  request.headers["Idempotency-Key"] = UUID().uuidString
+  return try await session.send(request).decode(DemoProposal.self).id
 }
 
 /// Items appended from any thread, read in order.

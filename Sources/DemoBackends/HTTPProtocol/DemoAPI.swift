@@ -24,9 +24,11 @@ import Foundation
 /// | `POST /v1/review/proposals/{id}/merge` | session | a reviewer lands it (``Merged``) |
 /// | `GET /v1/events` | session | server-sent ``Announcement``s, resumable with `Last-Event-ID` |
 ///
-/// Every mutation of a session echoes the `csrf` cookie as `X-CSRF-Token`; every answer to a
-/// session call rotates both cookies. A session call without a live session
-/// answers 401. A read that names a grant (``grantHeader``) is a session call checked against
+/// Every mutation of a session echoes the `csrf` cookie as `X-CSRF-Token`. An answer to a
+/// session call rotates both cookies when they are due (once a minute by default); a rotated
+/// value stays honoured for a grace period (two minutes by default), so calls in flight with it
+/// still get in. A session call without a live session, or with a value superseded longer
+/// ago than the grace, answers 401. A read that names a grant (``grantHeader``) is a session call checked against
 /// that grant: 403 (``Problem/Code/grantInvalid`` or ``Problem/Code/admissionDenied``) when
 /// the server no longer honours it. Refusals are ``Problem`` documents.
 public enum DemoAPI {

@@ -157,8 +157,13 @@ extension HTTPSession {
         result.error == nil ? "the server closed the stream" : reason(for: result.error, prepared))
     }
     if EventStreamConnection.isEventStream(head) { throw HTTPSessionError.signedOut }
-    let response = try await receive(
-      HTTPHeaders(head), status: head.statusCode, body: Data(), for: prepared)
+    let response: HTTPResponse
+    do {
+      response = try await receive(
+        HTTPHeaders(head), status: head.statusCode, body: Data(), for: prepared)
+    } catch is SupersededCookies {
+      return summary("its cookies were superseded while it opened")
+    }
     switch response.status {
     case 204:
       return summary(nil)

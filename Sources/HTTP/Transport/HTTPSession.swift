@@ -26,6 +26,18 @@ import Foundation
 /// hear it once, and later session calls fail at once with ``HTTPSessionError/signedOut``
 /// (no retry loop). Answers to requests sent before a session ended are dropped: they can
 /// never put cookies back.
+///
+/// ## Concurrent calls and rotating cookies
+///
+/// An answer is judged against the cookies its request carried. When newer cookies arrived
+/// while a request was in flight (another call's answer rotated them) and the server refused
+/// the older ones, the request is sent once more with the newest; only a refusal of the
+/// cookies the jar holds now ends the session. So any number of calls at once never sign a
+/// person out because they raced a rotation, while a session the server really ended (signed
+/// out, expired, or cookies superseded long ago) still ends at the first refusal. A refused
+/// request was not acted on (RFC 9110 §15.5.2), so sending it again is safe for any method.
+/// Servers should keep a superseded value honoured for a while after rotating it, as
+/// `DemoServer`'s `CookieRotation` does; then the second try is rarely needed.
 public final class HTTPSession: Sendable {
   /// The server: every request's path is resolved below it.
   public let baseURL: URL
@@ -52,7 +64,13 @@ public final class HTTPSession: Sendable {
     let timeout: Duration
     let access: HTTPRequest.Access
     let generation: Int
+    /// The `Cookie` header the request carried (`nil`: none).
+    let cookieHeader: String?
   }
+
+  /// An answer that would have ended the session, given to cookies that newer ones replaced
+  /// while the request was in flight: the request deserves a try with the newest.
+  struct SupersededCookies: Error {}
 
   /// A signed-out session with `baseURL`'s server and an empty jar.
   public init(baseURL: URL, configuration: HTTPSessionConfiguration = HTTPSessionConfiguration()) {
@@ -156,7 +174,18 @@ public final class HTTPSession: Sendable {
   /// once, and the caller decides about a retry. Send a write that is not idempotent (and
   /// has no ``IdempotentIntent``) this way.
   public func send(_ request: HTTPRequest, onFreshConnection: Bool) async throws -> HTTPResponse {
-    var prepared = try prepare(request)
+    do {
+      return try await attempt(request, onFreshConnection: onFreshConnection)
+    } catch is SupersededCookies {
+      log("\(request.summary): refused cookies were superseded in flight; sent again")
+      return try await attempt(request, onFreshConnection: onFreshConnection, isLastTry: true)
+    }
+  }
+
+  private func attempt(
+    _ request: HTTPRequest, onFreshConnection: Bool, isLastTry: Bool = false
+  ) async throws -> HTTPResponse {
+    var prepared = try prepare(request, isLastTry: isLastTry)
     if onFreshConnection { prepared.urlRequest.setValue("close", forHTTPHeaderField: "Connection") }
     log(Self.requestLine(prepared))
     let data: Data
@@ -179,7 +208,9 @@ public final class HTTPSession: Sendable {
   }
 
   /// Builds the URLRequest: session and request headers, the jar's cookies, CSRF proofs.
-  func prepare(_ request: HTTPRequest) throws(HTTPSessionError) -> Prepared {
+  /// `isLastTry`: a refusal of its cookies ends the session even if they were superseded.
+  func prepare(_ request: HTTPRequest, isLastTry: Bool = false) throws(HTTPSessionError) -> Prepared
+  {
     let url = try url(for: request.path, query: request.query)
     let now = configuration.now()
     let (cookies, generation, status) = state.withValue {
@@ -196,11 +227,8 @@ public final class HTTPSession: Sendable {
     for field in request.headers {
       urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
     }
-    if !cookies.isEmpty {
-      urlRequest.setValue(
-        cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; "),
-        forHTTPHeaderField: "Cookie")
-    }
+    let cookieHeader = Self.cookieHeader(cookies)
+    if let cookieHeader { urlRequest.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
     var body = request.body
     try configuration.csrf.prove(
       &urlRequest, body: &body, method: request.method, url: url, cookies: cookies,
@@ -213,24 +241,43 @@ public final class HTTPSession: Sendable {
     }
     return Prepared(
       urlRequest: urlRequest, url: url, summary: request.summary, timeout: timeout,
-      access: request.access, generation: generation)
+      access: request.access, generation: generation, cookieHeader: isLastTry ? nil : cookieHeader)
+  }
+
+  private static func cookieHeader(_ cookies: [Cookie]) -> String? {
+    cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
   }
 
   /// Takes an answer's cookies into the jar (unless the session ended meanwhile) and ends the
-  /// session if the answer says so.
+  /// session if the answer says so. Throws ``HTTPSessionError/signedOut``, or
+  /// `SupersededCookies` when the refused cookies were replaced while the request was in flight.
   func receive(
     _ headers: HTTPHeaders, status: Int, body: Data, for prepared: Prepared
-  ) async throws(HTTPSessionError) -> HTTPResponse {
+  ) async throws -> HTTPResponse {
     log(
       "← \(status) \(prepared.summary) · \(Redaction.headers(headers.pairs))"
         + " · \(body.count) bytes")
     try takeCookies(headers, for: prepared)
     let response = HTTPResponse(status: status, headers: headers, body: body)
     if prepared.access == .session, let end = await configuration.sessionEnd.detect(response) {
+      if wereSuperseded(prepared) { throw SupersededCookies() }
       endSession(end, ifGeneration: prepared.generation)
-      throw .signedOut
+      throw HTTPSessionError.signedOut
     }
     return response
+  }
+
+  /// Whether the jar holds other cookies for the request's URL than those it carried (a last
+  /// try, which records none, never counts as superseded).
+  private func wereSuperseded(_ prepared: Prepared) -> Bool {
+    guard let sent = prepared.cookieHeader else { return false }
+    let now = configuration.now()
+    let current = state.withValue { state -> String?? in
+      guard state.generation == prepared.generation else { return .none }
+      return .some(Self.cookieHeader(state.jar.cookies(for: prepared.url, at: now)))
+    }
+    guard case .some(let header) = current else { return false }
+    return header != nil && header != sent
   }
 
   /// Stores the `Set-Cookie` lines of an answer to `prepared`; throws
