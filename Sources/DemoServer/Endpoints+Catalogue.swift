@@ -44,14 +44,14 @@ extension Endpoints {
   }
 
   /// `GET /v1/proposals`: the listing, which shows a new record only after the system's
-  /// projection lag.
+  /// projection lag. Each record's idempotency key is shown to its author only.
   func listing(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-    await read(request) { .encoded(await system.listProposals()) }
+    await read(request) { .encoded(await visible(await system.listProposals(), to: request)) }
   }
 
   /// `GET /v1/review/proposals`: every record, at once.
   func records(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-    await read(request) { .encoded(await system.allProposals()) }
+    await read(request) { .encoded(await visible(await system.allProposals(), to: request)) }
   }
 
   /// `GET /v1/review/proposals/{id}`.
@@ -61,7 +61,28 @@ extension Endpoints {
       guard let proposal = await system.allProposals().first(where: { $0.id == id }) else {
         return Self.refusal(.noSuchProposal(id))
       }
-      return .encoded(proposal)
+      return .encoded(Self.shown(proposal, to: await readerName(of: request)))
     }
+  }
+
+  /// `proposals` as the caller of `request` may see them: an idempotency key is shown to the
+  /// record's author only (anyone else, signed in or not, sees none).
+  private func visible(
+    _ proposals: [DemoProposal], to request: HTTPServerRequest
+  ) async -> [DemoProposal] {
+    let reader = await readerName(of: request)
+    return proposals.map { Self.shown($0, to: reader) }
+  }
+
+  private static func shown(_ proposal: DemoProposal, to reader: String?) -> DemoProposal {
+    var shown = proposal
+    if proposal.author != reader { shown.idempotencyKey = nil }
+    return shown
+  }
+
+  /// The username of the session `request` carries a cookie of, if any.
+  private func readerName(of request: HTTPServerRequest) async -> String? {
+    guard let session = sessions.session(for: request) else { return nil }
+    return try? await system.account(token: session.token).username
   }
 }

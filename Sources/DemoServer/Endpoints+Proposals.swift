@@ -7,11 +7,12 @@ import WorkspaceHTTP
 /// Creating proposals (idempotently) and merging them.
 extension Endpoints {
   /// `POST /v1/proposals`, under the grant its body names, with an `Idempotency-Key` (a UUID)
-  /// — the IETF draft's semantics:
+  /// — the IETF draft's semantics, keys scoped to the caller (another person's key is a key of
+  /// their own: it never answers with someone else's record):
   /// - the first request creates the record: 201 (and announces it);
   /// - a retry with the same key and payload answers that record: 200, `Idempotent-Replayed`;
   /// - a request while the first with its key is still being processed: 409 (retry later);
-  /// - the same key with another payload: 422; no key: 400.
+  /// - the same key with another payload (any field but the grant): 422; no key: 400.
   ///
   /// When the branch no longer stands at the proposal's base, nothing is created: 412 with
   /// both heads (a retry of a record created before the branch moved still answers it).
@@ -29,11 +30,15 @@ extension Endpoints {
         return .problem(400, .invalidBody, "Invalid proposal", "the body is not a proposal")
       }
       if let refusal = await checkGrant(draft.grant, of: caller) { return refusal }
-      let claim = uuid.uuidString
-      guard inFlight.claim(claim) else { return .idempotency(.inFlight) }
-      defer { inFlight.release(claim) }
+      let author = caller.account.username
+      let scopedKey = "\(author) \(uuid.uuidString)"
+      guard inFlight.claim(scopedKey) else { return .idempotency(.inFlight) }
+      defer { inFlight.release(scopedKey) }
+      guard fingerprints.admit(draft, under: scopedKey) else {
+        return .idempotency(.keyReused)
+      }
       await configuration.beforeRecordCreation(key.rawValue)
-      let existed = await system.allProposals().contains { $0.idempotencyKey == uuid }
+      let existed = await system.proposal(author: author, key: uuid) != nil
       do throws(DemoError) {
         let proposal = try await system.createProposal(
           grantID: draft.grant, token: caller.session.token,
@@ -50,6 +55,7 @@ extension Endpoints {
             author: proposal.author, branch: proposal.branch, revision: proposal.baseRevision))
         return .encoded(proposal, status: 201)
       } catch {
+        if !existed { fingerprints.forget(scopedKey) }
         return Self.refusal(error)
       }
     }

@@ -55,6 +55,77 @@ struct ProposalTests {
     #expect(await server.system.allProposals().count == 1)
   }
 
+  @Test("The fingerprint is the whole payload: another title or summary under a key is 422")
+  func fingerprintCoversThePayload() async throws {
+    let server = try TestServer()
+    defer { Task { await server.stop() } }
+    let (session, grant) = try await server.author()
+    let key = UUID().uuidString
+    let original = draft(grant.id, title: "Talk")
+    #expect(try await session.send(try create(original, key: key)).status == 201)
+    var retitled = original
+    retitled.title = "Another talk"
+    var resummarized = original
+    resummarized.summary = "Another summary."
+    for changed in [retitled, resummarized] {
+      let answer = try await session.send(try create(changed, key: key))
+      #expect(answer.status == 422)
+      #expect(IntentAnswer.classify(answer) == .keyReusedWithOtherPayload)
+    }
+    // The grant is the authority the request is sent under, not its content.
+    let admission = try await session.send(HTTPRequest(method: .post, path: DemoAPI.admissions))
+    let regranted = try admission.decode(DemoAPI.Grant.self)
+    #expect(regranted.id != grant.id)
+    var underNewGrant = original
+    underNewGrant.grant = regranted.id
+    let replayed = try await session.send(try create(underNewGrant, key: key))
+    #expect(replayed.status == 200)
+    #expect(replayed.headers[DemoAPI.replayedHeader] == "true")
+    #expect(try replayed.decode(DemoProposal.self).title == "Talk")
+    #expect(await server.system.allProposals().count == 1)
+  }
+
+  @Test("Keys are scoped to the caller: another person's key is a key of their own")
+  func keysAreScopedToTheCaller() async throws {
+    let server = try TestServer()
+    defer { Task { await server.stop() } }
+    let (ada, adaGrant) = try await server.author()
+    let (grace, graceGrant) = try await server.author("grace", "hopper")
+    let key = UUID().uuidString
+    let adas = try await ada.send(try create(draft(adaGrant.id), key: key))
+    #expect(adas.status == 201)
+    let graces = try await grace.send(try create(draft(graceGrant.id), key: key))
+    #expect(graces.status == 201, "grace was answered with ada's record")
+    #expect(graces.headers[DemoAPI.replayedHeader] == nil)
+    let record = try graces.decode(DemoProposal.self)
+    #expect(record.author == "grace")
+    #expect(record.id != (try adas.decode(DemoProposal.self).id))
+    #expect(await server.system.allProposals().map(\.author) == ["ada", "grace"])
+  }
+
+  @Test("A listing shows each idempotency key to the record's author only")
+  func keysAreNotReadable() async throws {
+    let server = try TestServer()
+    defer { Task { await server.stop() } }
+    let (ada, grant) = try await server.author()
+    let key = UUID()
+    #expect(try await ada.send(try create(draft(grant.id), key: key.uuidString)).status == 201)
+    let (grace, _) = try await server.signIn("grace", "hopper")
+    let anonymous = server.session()
+    for path in [DemoAPI.reviewProposals, DemoAPI.reviewProposal("P1")] {
+      for (reader, sees) in [(ada, Optional(key)), (grace, nil), (anonymous, nil)] {
+        let answer = try await reader.send(.get(path, access: .public))
+        #expect(answer.status == 200)
+        let keys =
+          path == DemoAPI.reviewProposals
+          ? try answer.decode([DemoProposal].self).map(\.idempotencyKey)
+          : [try answer.decode(DemoProposal.self).idempotencyKey]
+        #expect(keys == [sees], "\(path)")
+        #expect(!answer.text.lowercased().contains(key.uuidString.lowercased()) || sees != nil)
+      }
+    }
+  }
+
   @Test("While the first request with a key is in flight, another with it is answered 409")
   func inFlight() async throws {
     let entered = Signal()

@@ -33,7 +33,7 @@ struct FossilCatalogue: ReviewedCatalogue {
   func proposal(named id: String) async -> DemoProposal? {
     let key = id.lowercased()
     return await allProposals().first {
-      $0.id == id || $0.idempotencyKey.uuidString.lowercased() == key
+      $0.id == id || $0.idempotencyKey?.uuidString.lowercased() == key
     }
   }
 
@@ -55,7 +55,7 @@ struct FossilCatalogue: ReviewedCatalogue {
           id: proposal.id, title: proposal.title, author: proposal.author ?? "",
           branch: proposal.target.branch.rawValue, baseRevision: proposal.target.revision,
           contentRevision: proposal.head, changes: changes,
-          idempotencyKey: proposal.key ?? UUID(uuid: UUID.zero),
+          idempotencyKey: proposal.key,
           status: proposal.mergedInto.map { .merged(into: $0) } ?? .open))
     }
     return listed

@@ -122,7 +122,7 @@ struct GitCatalogue: ReviewedCatalogue {
         DemoProposal(
           id: record.id, title: proposal.title, author: Self.name(of: proposal.author),
           branch: record.target.branch.rawValue, baseRevision: base, contentRevision: commit,
-          changes: changes, idempotencyKey: UUID(uuidString: key) ?? UUID(uuid: UUID.zero),
+          changes: changes, idempotencyKey: UUID(uuidString: key),
           status: status))
     }
     return listed

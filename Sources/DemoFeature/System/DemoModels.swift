@@ -58,12 +58,14 @@ public struct DemoProposal: Sendable, Hashable, Codable {
   /// Identifies the proposed content: the same base and changes give the same value.
   public let contentRevision: String
   public let changes: EventChangeSet
-  public let idempotencyKey: UUID
+  /// The key its author's client created it under: `nil` where the reader may not see it (a
+  /// listing shows a record's key to its author only) or the remote does not keep one.
+  public var idempotencyKey: UUID?
   public var status: Status
 
   public init(
     id: String, title: String, author: String, branch: String, baseRevision: String,
-    contentRevision: String, changes: EventChangeSet, idempotencyKey: UUID, status: Status
+    contentRevision: String, changes: EventChangeSet, idempotencyKey: UUID?, status: Status
   ) {
     self.id = id
     self.title = title

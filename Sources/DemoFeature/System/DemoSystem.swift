@@ -132,19 +132,20 @@ public actor DemoSystem {
   // MARK: Proposals
 
   /// Creates a proposal record from `changes` against `base` of `branch`, once per
-  /// idempotency key.
+  /// idempotency key of its author (keys are scoped to the person: another person's request
+  /// with the same key is a request of its own, never an answer with someone else's record).
   ///
   /// - A retry with the same key and the same content answers the record created first.
-  /// - The same key with other content is a conflict.
+  /// - The same key with another title or other content is a conflict.
   /// - When the branch head is not `base`, nothing is created: ``DemoError/headMoved``.
   public func createProposal(
     grantID: String, token: String, key: UUID, title: String, branch: String, base: String,
     changes: EventChangeSet
   ) throws(DemoError) -> DemoProposal {
-    _ = try validate(grantID: grantID, token: token)
+    let author = try validate(grantID: grantID, token: token).username
     let contentRevision = DemoProposal.contentRevision(base: base, changes: changes)
-    if let existing = state.proposals.first(where: { $0.idempotencyKey == key }) {
-      guard existing.branch == branch, existing.baseRevision == base,
+    if let existing = proposal(author: author, key: key) {
+      guard existing.title == title, existing.branch == branch, existing.baseRevision == base,
         existing.contentRevision == contentRevision
       else { throw .idempotencyConflict(key) }
       return existing
@@ -153,13 +154,18 @@ public actor DemoSystem {
     guard head.id == base else { throw .headMoved(branch: branch, expected: base, actual: head.id) }
     let proposal = DemoProposal(
       id: "P\(state.proposals.count + 1)", title: title,
-      author: try validate(grantID: grantID, token: token).username,
+      author: author,
       branch: branch, baseRevision: base, contentRevision: contentRevision, changes: changes,
       idempotencyKey: key, status: .open
     )
     state.proposals.append(proposal)
     pendingProjection[proposal.id] = configuration.projectionLag
     return proposal
+  }
+
+  /// The proposal `author` created under `key`, if any.
+  public func proposal(author: String, key: UUID) -> DemoProposal? {
+    state.proposals.first { $0.author == author && $0.idempotencyKey == key }
   }
 
   /// The proposals a listing shows: records younger than the projection lag are not there yet.

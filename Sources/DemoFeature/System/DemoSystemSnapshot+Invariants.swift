@@ -14,7 +14,8 @@ extension DemoSystemSnapshot {
   ///   a live session of the same person;
   /// - each branch's revisions are `r1`, `r2`, … in order; proposals are `P1`, `P2`, … in
   ///   order, by an account, on a branch and base revision that exist, merged only into a
-  ///   revision of their branch, each with its own idempotency key.
+  ///   revision of their branch, each with an idempotency key its author used for no other one
+  ///   (keys are scoped to their author).
   ///
   /// O(s + g + r + p) for s sessions, g grants, r revisions and p proposals.
   public func firstBrokenInvariant() -> String? {
@@ -47,7 +48,7 @@ extension DemoSystemSnapshot {
         return "revision \(index + 1) of \(branch) is named \(revision.id)"
       }
     }
-    var keys = Set<UUID>()
+    var keys = Set<String>()
     for (index, proposal) in proposals.enumerated() {
       guard proposal.id == "P\(index + 1)" else {
         return "proposal \(index + 1) is named \(proposal.id)"
@@ -61,7 +62,7 @@ extension DemoSystemSnapshot {
       {
         return "\(proposal.id) is merged into a revision that does not exist"
       }
-      guard keys.insert(proposal.idempotencyKey).inserted else {
+      if let key = proposal.idempotencyKey, !keys.insert("\(proposal.author) \(key)").inserted {
         return "\(proposal.id) reuses another proposal's idempotency key"
       }
     }
