@@ -1,4 +1,5 @@
 import ComposableCore
+import Foundation
 
 /// Calls a handler once a deadline has passed, unless cancelled first: the bound of every wait
 /// in the test tools.
@@ -26,17 +27,25 @@ struct DeadlineTimer: Sendable {
   }
 }
 
-/// The deadlines of the process's waits, and one task that fires the passed ones.
+/// The deadlines of the process's waits, and one thread that fires the passed ones.
 ///
-/// The task runs only while some deadline is registered, looking every ``resolution``; it
-/// ends when none is left and the next registration starts it again, so a wait costs a lock and
-/// a dictionary entry instead of thread wake-ups (BENCHMARKS.md, "The test store's waits").
+/// The thread runs only while some deadline is registered (and for ``linger`` after the last
+/// one went, so a test's back-to-back waits do not start a thread each), looking every
+/// ``resolution``; the next registration starts it again. A wait costs a lock and a dictionary
+/// entry instead of thread wake-ups (BENCHMARKS.md, "The test store's waits").
+///
+/// A thread of its own, not a task: the bounds must hold when the cooperative pool does not
+/// run (effects that never suspend, or a synchronous wait on a cooperative thread, can take
+/// every pool thread; a task that fires the deadlines would then never run, and the wait it
+/// bounds would hang the suite instead of failing it).
 final class DeadlineWatch: Sendable {
   static let shared = DeadlineWatch()
 
   /// How often the watch looks: a handler runs about this late after its deadline (later on a
   /// busy machine).
   static let resolution: Duration = .milliseconds(10)
+  /// How long the thread stays after the last deadline went.
+  static let linger: Duration = .seconds(1)
 
   private struct Entry {
     let deadline: ContinuousClock.Instant
@@ -60,7 +69,9 @@ final class DeadlineWatch: Sendable {
       return (registry.lastID, !registry.isWatching)
     }
     if startsWatching {
-      Task.detached { [self] in await watch() }
+      let thread = Thread { [self] in watch() }
+      thread.name = "DeadlineWatch"
+      thread.start()
     }
     return id
   }
@@ -70,19 +81,32 @@ final class DeadlineWatch: Sendable {
     registry.withValue { _ = $0.entries.removeValue(forKey: id) }
   }
 
-  /// Fires passed deadlines every ``resolution`` until none is registered. O(registered) a look.
-  private func watch() async {
+  /// Fires passed deadlines every ``resolution`` until none has been registered for
+  /// ``linger``. O(registered) a look.
+  private func watch() {
+    var idleSince: ContinuousClock.Instant?
     while true {
-      try? await Task.sleep(for: Self.resolution)
+      // sync-wait: the watch's own thread (never a cooperative one)
+      Thread.sleep(forTimeInterval: Self.resolution.seconds)
       let now = ContinuousClock.now
-      let (due, keepsWatching) = registry.withValue { registry in
+      let (due, isEmpty, stops) = registry.withValue { registry in
         let due = registry.entries.filter { $0.value.deadline <= now }
         for id in due.keys { registry.entries[id] = nil }
-        registry.isWatching = !registry.entries.isEmpty
-        return (due.values.map(\.handler), registry.isWatching)
+        let isEmpty = registry.entries.isEmpty
+        let stops = isEmpty && idleSince.map { now - $0 >= Self.linger } == true
+        if stops { registry.isWatching = false }
+        return (due.values.map(\.handler), isEmpty, stops)
       }
       for handler in due { handler() }
-      guard keepsWatching else { return }
+      if stops { return }
+      idleSince = isEmpty ? (idleSince ?? now) : nil
     }
+  }
+}
+
+extension Duration {
+  fileprivate var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

@@ -105,10 +105,16 @@ final class TestServer: Sendable {
   }
 
   /// `GET path` (`/v1/me`) with only the given session cookie value, from a fresh jar.
+  ///
+  /// Bounded: when the cookie is still honoured, `GET /v1/events` opens a stream whose
+  /// heartbeats would keep a plain `send` waiting forever; the test then fails with a message.
   func me(withCookie value: String, path: String = DemoAPI.me) async throws -> HTTPResponse {
     var request = HTTPRequest.get(path, access: .public)
     request.headers["Cookie"] = "\(DemoAPI.sessionCookie)=\(value)"
-    return try await HTTPSession(baseURL: baseURL).send(request)
+    let session = HTTPSession(baseURL: baseURL)
+    return try await within(10, "the answer to GET \(path)") { [request] in
+      try await session.send(request)
+    }
   }
 
   /// Signs in (as ada by default) and admits the person: the session and the grant.
