@@ -87,7 +87,7 @@ final class DeadlineWatch: Sendable {
     var idleSince: ContinuousClock.Instant?
     while true {
       // sync-wait: the watch's own thread (never a cooperative one)
-      Thread.sleep(forTimeInterval: Self.resolution.seconds)
+      Thread.sleep(forTimeInterval: Self.resolution / .seconds(1))
       let now = ContinuousClock.now
       let (due, isEmpty, stops) = registry.withValue { registry in
         let due = registry.entries.filter { $0.value.deadline <= now }
@@ -101,12 +101,5 @@ final class DeadlineWatch: Sendable {
       if stops { return }
       idleSince = isEmpty ? (idleSince ?? now) : nil
     }
-  }
-}
-
-extension Duration {
-  fileprivate var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
   }
 }

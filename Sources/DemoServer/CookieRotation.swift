@@ -44,11 +44,3 @@ public struct CookieRotation: Sendable {
     self.now = now
   }
 }
-
-extension Duration {
-  /// The duration in seconds, as `Date` arithmetic takes it.
-  var seconds: TimeInterval {
-    let (seconds, attoseconds) = components
-    return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-  }
-}

@@ -96,11 +96,12 @@ final class CookieSessions: Sendable {
   /// ``CookieRotation/interval`` old, none otherwise (and none when the session ended).
   func rotate(_ handle: String) -> Issued? {
     let now = rotation.now()
-    let fresh = Self.fresh(at: now)
+    let interval = rotation.interval / .seconds(1)
     return state.withValue { state -> Issued? in
       guard var session = state.sessions[handle], let newest = session.issued.last,
-        now.timeIntervalSince(newest.issuedAt) >= rotation.interval.seconds
+        now.timeIntervalSince(newest.issuedAt) >= interval
       else { return nil }
+      let fresh = Self.fresh(at: now)
       session.issued[session.issued.count - 1].supersededAt = now
       session.issued.append(fresh)
       state.byCookie[fresh.session] = handle
@@ -125,7 +126,7 @@ final class CookieSessions: Sendable {
   /// ``CookieRotation/maximumHonoured``. O(values of the session).
   private func forgetExpired(of handle: String, at now: Date, in state: inout State) {
     guard var session = state.sessions[handle] else { return }
-    let grace = rotation.grace.seconds
+    let grace = rotation.grace / .seconds(1)
     let expired = session.issued.prefix { issued in
       guard let supersededAt = issued.supersededAt else { return false }
       return now.timeIntervalSince(supersededAt) > grace

@@ -15,7 +15,6 @@ struct SessionCookieTests {
   /// A clock the test moves by hand, and a rotation measured on it.
   final class ManualClock: Sendable {
     private let time = LockIsolated(Date(timeIntervalSince1970: 2_000_000_000))
-    var now: Date { time.current }
     func advance(_ seconds: TimeInterval) { time.withValue { $0 += seconds } }
     func rotation(interval: Duration, grace: Duration) -> CookieRotation {
       CookieRotation(interval: interval, grace: grace) { [time] in time.current }

@@ -30,7 +30,7 @@ struct SupersededCookiesTests {
 
   /// Sends `/held`; while the server holds it, another call's answer rotates the cookies.
   private static func sendWhileCookiesRotate(
-    _ session: HTTPSession, on server: SessionServer, arrived: Signal, release: Signal
+    _ session: HTTPSession, arrived: Signal, release: Signal
   ) async throws -> Result<HTTPResponse, any Error> {
     let held = Task { await outcome { try await session.send(.get("/held")) } }
     try await arrived.wait("the held call to reach the server")
@@ -45,7 +45,7 @@ struct SupersededCookiesTests {
     let server = try Self.server(later: 200, arrived: arrived, release: release)
     let session = try await server.signedInSession()
     let result = try await Self.sendWhileCookiesRotate(
-      session, on: server, arrived: arrived, release: release)
+      session, arrived: arrived, release: release)
     #expect(try result.get().status == 200)
     #expect(session.status == .signedIn)
     let sent = server.recording.requests(to: "/held").map { $0.cookies["session"] }
@@ -61,7 +61,7 @@ struct SupersededCookiesTests {
     let server = try Self.server(later: 401, arrived: arrived, release: release)
     let session = try await server.signedInSession()
     let result = try await Self.sendWhileCookiesRotate(
-      session, on: server, arrived: arrived, release: release)
+      session, arrived: arrived, release: release)
     #expect(throws: HTTPSessionError.signedOut) { try result.get() }
     #expect(session.status == .signedOut(.unauthorized))
     #expect(server.recording.requests(to: "/held").count == 2)

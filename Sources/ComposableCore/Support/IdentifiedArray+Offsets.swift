@@ -17,12 +17,9 @@ extension IdentifiedArray {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let valid = offsets.filter { elements.indices.contains($0) }
-    if valid.count != offsets.count {
-      reportIssue(
-        "IdentifiedArray.remove(atOffsets:): offsets outside 0..<\(count) were skipped.",
-        fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    let valid = validOffsets(
+      offsets, in: "remove(atOffsets:)", fileID: fileID, filePath: filePath, line: line,
+      column: column)
     guard let first = valid.first else { return }
     for offset in valid { slots[elements[offset].id] = nil }
     elements.removeSubranges(RangeSet(valid, within: elements))
@@ -41,12 +38,9 @@ extension IdentifiedArray {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let valid = source.filter { elements.indices.contains($0) }
-    if valid.count != source.count {
-      reportIssue(
-        "IdentifiedArray.move(fromOffsets:toOffset:): offsets outside 0..<\(count) were skipped.",
-        fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    let valid = validOffsets(
+      source, in: "move(fromOffsets:toOffset:)", fileID: fileID, filePath: filePath, line: line,
+      column: column)
     guard !valid.isEmpty else { return }
     let moving = valid.map { elements[$0] }
     let target = destination - valid.filter { $0 < destination }.count
@@ -54,5 +48,19 @@ extension IdentifiedArray {
     elements.insert(contentsOf: moving, at: Swift.min(Swift.max(target, 0), elements.count))
     // Only positions change: every slot keeps its generation.
     reindex(from: 0)
+  }
+
+  /// The offsets inside the array, in order; the others are reported as an issue of `method`.
+  private func validOffsets(
+    _ offsets: IndexSet, in method: String, fileID: StaticString, filePath: StaticString,
+    line: UInt, column: UInt
+  ) -> [Int] {
+    let valid = offsets.filter { elements.indices.contains($0) }
+    if valid.count != offsets.count {
+      reportIssue(
+        "IdentifiedArray.\(method): offsets outside 0..<\(count) were skipped.",
+        fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+    return valid
   }
 }

@@ -66,6 +66,8 @@ public final class HTTPSession: Sendable {
     let generation: Int
     /// The `Cookie` header the request carried (`nil`: none).
     let cookieHeader: String?
+    /// Whether a refusal of cookies superseded in flight sends it again (false on that try).
+    let mayRetrySupersededCookies: Bool
   }
 
   /// An answer that would have ended the session, given to cookies that newer ones replaced
@@ -241,7 +243,8 @@ public final class HTTPSession: Sendable {
     }
     return Prepared(
       urlRequest: urlRequest, url: url, summary: request.summary, timeout: timeout,
-      access: request.access, generation: generation, cookieHeader: isLastTry ? nil : cookieHeader)
+      access: request.access, generation: generation, cookieHeader: cookieHeader,
+      mayRetrySupersededCookies: !isLastTry)
   }
 
   private static func cookieHeader(_ cookies: [Cookie]) -> String? {
@@ -267,10 +270,10 @@ public final class HTTPSession: Sendable {
     return response
   }
 
-  /// Whether the jar holds other cookies for the request's URL than those it carried (a last
-  /// try, which records none, never counts as superseded).
+  /// Whether the jar holds other cookies for the request's URL than those it carried (never
+  /// on a last try).
   private func wereSuperseded(_ prepared: Prepared) -> Bool {
-    guard let sent = prepared.cookieHeader else { return false }
+    guard prepared.mayRetrySupersededCookies, let sent = prepared.cookieHeader else { return false }
     let now = configuration.now()
     let current = state.withValue { state -> String?? in
       guard state.generation == prepared.generation else { return .none }
