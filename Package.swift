@@ -293,8 +293,8 @@ let package = Package(
         "demo-cli", "ComposableAuthoring", "ComposableCore", "ComposableWorkspace",
         "DemoBackendInterface", "DemoFossilBackend", "DemoGitBackend", "DemoHTTPBackend",
         "DemoHTTPProtocol", "DemoServer", "FossilWorkspace", "GitWorkspace", "HTTPTestSupport",
-        "LoopbackHTTPServer", "ProcessSupport", "ProcessTestSupport", "WorkspaceDemoFeature",
-        "WorkspaceHTTP", "WorkspaceJournal",
+        "LoopbackHTTPServer", "LoopbackSockets", "ProcessSupport", "ProcessTestSupport",
+        "WorkspaceDemoFeature", "WorkspaceHTTP", "WorkspaceJournal",
       ]
     ),
   ]

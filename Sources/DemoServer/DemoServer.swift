@@ -21,7 +21,8 @@ public final class DemoServer: Sendable {
   /// Serves `service` on 127.0.0.1:`port` (0: a free port).
   public init(port: UInt16 = 0, service: DemoService = DemoService()) throws {
     self.service = service
-    self.server = try LoopbackHTTPServer(port: port) { request in await service.handle(request) }
+    self.server = try LoopbackHTTPServer(
+      port: port, onRefusal: { service.log($0) }, handler: { await service.handle($0) })
   }
 
   /// `http://127.0.0.1:<port>`.

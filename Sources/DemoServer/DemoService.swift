@@ -34,7 +34,9 @@ public final class DemoService: Sendable {
     /// record is created: where a test holds a creation in flight. Does nothing by default.
     public var beforeRecordCreation: @Sendable (String) async -> Void
     /// Receives one line per answered request (`POST /v1/proposals → 201`): method, path
-    /// (never the query) and status. `nil` logs nothing.
+    /// (never the query) and status; and, served by ``DemoServer``, one per request or
+    /// connection the server refused (`GET /v1/me → 408 (The request did not arrive in
+    /// time.)`, `- - → 503 (…)`). `nil` logs nothing.
     public var log: (@Sendable (String) -> Void)?
 
     public init(
@@ -72,6 +74,11 @@ public final class DemoService: Sendable {
     let response = await router.handle(request)
     endpoints.configuration.log?("\(request.method) \(request.path) → \(response.status)")
     return response
+  }
+
+  /// Logs a request or connection the server refused before it reached ``handle(_:)``.
+  func log(_ refusal: HTTPRefusal) {
+    endpoints.configuration.log?(refusal.description)
   }
 }
 

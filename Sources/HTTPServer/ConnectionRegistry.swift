@@ -3,8 +3,17 @@ import Foundation
 import LoopbackSockets
 import WorkspaceHTTP
 
-/// The server's open connections and what runs for each, so `stop()` can end them all.
+/// The server's open connections (at most `maxConnections`), what runs for each, and the
+/// threads answering them, so `stop()` can end them all.
 final class ConnectionRegistry: Sendable {
+  /// Whether a new connection may be served.
+  enum Admission: Equatable {
+    case admitted(id: Int)
+    /// `maxConnections` are open.
+    case full
+    case stopping
+  }
+
   private struct Entry {
     let connection: LoopbackConnection
     var task: Task<Void, Never>?
@@ -17,21 +26,43 @@ final class ConnectionRegistry: Sendable {
     var stopping = false
   }
 
+  let maxConnections: Int
   private let state = LockIsolated(State())
   private let threads = DispatchGroup()
 
+  init(maxConnections: Int) {
+    self.maxConnections = maxConnections
+  }
+
   var openCount: Int { state.withValue { $0.entries.count } }
 
-  /// Registers a connection whose thread is starting; `nil` when the server is stopping.
-  func open(_ connection: LoopbackConnection) -> Int? {
-    let id = state.withValue { state -> Int? in
-      guard !state.stopping else { return nil }
+  /// Registers a newly accepted connection, unless the server is full or stopping.
+  func admit(_ connection: LoopbackConnection) -> Admission {
+    state.withValue { state in
+      guard !state.stopping else { return .stopping }
+      guard state.entries.count < maxConnections else { return .full }
       state.nextID += 1
       state.entries[state.nextID] = Entry(connection: connection)
-      return state.nextID
+      return .admitted(id: state.nextID)
     }
-    if id != nil { threads.enter() }
-    return id
+  }
+
+  /// Runs `body` on a new thread that `stop()` waits for; `false` (nothing started) when the
+  /// server is stopping.
+  func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let started = state.withValue { [threads] state -> Bool in
+      guard !state.stopping else { return false }
+      threads.enter()
+      return true
+    }
+    guard started else { return false }
+    let thread = Thread { [threads] in
+      body()
+      threads.leave()
+    }
+    thread.name = name
+    thread.start()
+    return true
   }
 
   /// Records the task now running for connection `id` (cancelled at once if stopping).
@@ -47,15 +78,15 @@ final class ConnectionRegistry: Sendable {
     }
   }
 
-  /// The connection's thread has ended.
+  /// Closes connection `id` for good.
   func close(_ id: Int) {
     let removed = state.withValue { $0.entries.removeValue(forKey: id) }
-    if removed != nil { threads.leave() }
+    removed?.connection.close()
   }
 
-  /// Wakes every connection, cancels every handler, and waits (up to `timeout`) for every
-  /// connection thread to end.
-  func closeAll(timeout: Duration) async {
+  /// Refuses new connections and threads, cancels every handler, and wakes every connection
+  /// (a thread blocked on one returns; a watched one reads its end).
+  func disconnectAll() {
     let entries = state.withValue { state -> [Entry] in
       state.stopping = true
       return Array(state.entries.values)
@@ -65,7 +96,11 @@ final class ConnectionRegistry: Sendable {
       entry.task?.cancel()
       entry.connection.shutDown()
     }
-    let milliseconds = Int(timeout.components.seconds * 1000)
+  }
+
+  /// Waits (up to `timeout`) for every connection thread to end.
+  func waitForThreads(timeout: Duration) async {
+    let milliseconds = Int(timeout / .milliseconds(1))
     await withBlockingWork("LoopbackHTTPServer.stop") { [threads] in
       // sync-wait: a queue of its own (withBlockingWork); bounded by `timeout`
       _ = threads.wait(timeout: .now() + .milliseconds(milliseconds))

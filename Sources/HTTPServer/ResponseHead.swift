@@ -24,6 +24,7 @@ enum ResponseHead {
   static func reason(for status: Int) -> String {
     switch status {
     case 100: "Continue"
+    case 102: "Processing"
     case 200: "OK"
     case 201: "Created"
     case 202: "Accepted"

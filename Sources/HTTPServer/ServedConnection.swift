@@ -3,11 +3,13 @@ import Foundation
 import LoopbackSockets
 import WorkspaceHTTP
 
-/// Serves one client connection on its own thread: reads requests, runs the handler, writes
-/// answers, until the client leaves, asks to close, or the server stops.
+/// Answers requests on one connection, on a thread of its own: runs the handler, writes the
+/// answer, and goes on with the requests that follow at once; when the client goes quiet, the
+/// connection goes back to the ``RequestIntake`` and the thread ends.
 struct ServedConnection {
   struct Configuration: Sendable {
     let limits: LoopbackHTTPServer.Limits
+    let onRefusal: (@Sendable (HTTPRefusal) -> Void)?
     let handler: HTTPHandler
 
     var requestLimits: HTTPRequestLimits {
@@ -17,50 +19,52 @@ struct ServedConnection {
     }
   }
 
-  /// How often a waiting connection thread checks whether its client hung up.
+  /// How often a thread waiting on a handler checks whether its client hung up.
   private static let hangupCheck = DispatchTimeInterval.milliseconds(50)
+  /// An interim answer (RFC 9110 §15.2) that tells a half-closed client from a gone one.
+  private static let processing = Array("HTTP/1.1 102 Processing\r\n\r\n".utf8)
 
-  let connection: LoopbackConnection
-  let configuration: Configuration
-  let registry: ConnectionRegistry
+  let intake: RequestIntake
+  private var registry: ConnectionRegistry { intake.registry }
+  private var configuration: Configuration { intake.configuration }
   /// Runs this connection's handlers, one request at a time, off the cooperative pool.
   private let handlers = HandlerExecutor(label: "LoopbackHTTPServer.connection")
 
-  func serve() {
-    guard let id = registry.open(connection) else {
-      connection.close()
-      return
-    }
-    defer { registry.close(id) }
-    connection.setReceiveTimeout(
-      milliseconds: Self.milliseconds(configuration.limits.receiveTimeout))
-    connection.setSendTimeout(milliseconds: Self.milliseconds(configuration.limits.sendTimeout))
-    var reader = HTTPRequestReader(connection: connection, limits: configuration.requestLimits)
+  init(intake: RequestIntake) {
+    self.intake = intake
+  }
+
+  /// Answers `first`, then each request that follows at once; returns when the connection was
+  /// closed or handed back to the intake.
+  func serve(_ slot: RequestIntake.Slot, first: HTTPIncomingRequest) {
+    var (slot, incoming) = (slot, first)
     while true {
-      let incoming: HTTPIncomingRequest
-      do {
-        guard let next = try reader.next() else { break }
-        incoming = next
-      } catch let rejection as HTTPRequestRejection {
-        refuse(rejection)
-        return
-      } catch {
-        break
-      }
       let request = HTTPServerRequest(
         method: incoming.head.method, target: incoming.head.target,
         headers: incoming.head.headers, body: incoming.body)
-      guard let response = answer(request, id: id) else { break }
-      guard deliver(response, to: request, keepAlive: incoming.head.keepsAlive, id: id) else {
-        break
+      guard let answered = answer(request, version: incoming.head.version, on: slot) else {
+        return registry.close(slot.id)
       }
+      let keepAlive = incoming.head.keepsAlive && !answered.peerFinishedSending
+      guard deliver(answered.response, to: request, keepAlive: keepAlive, on: slot) else {
+        return registry.close(slot.id)
+      }
+      guard let next = intake.continueAfterAnswer(slot) else { return }
+      (slot, incoming) = next
     }
-    connection.close()
   }
 
   /// Runs the handler as a task, waiting on this thread; `nil` when the client hung up first
   /// (the handler is then cancelled and its answer dropped).
-  private func answer(_ request: HTTPServerRequest, id: Int) -> HTTPServerResponse? {
+  ///
+  /// A client that finished sending may have half-closed (it still reads its answer) or
+  /// closed; only a write tells, as a closed peer answers it with a reset. So an HTTP/1.1
+  /// client that finished sending while its handler runs gets `102 Processing`, which every
+  /// HTTP/1.1 client must accept, and a reset then cancels the handler. HTTP/1.0 has no interim
+  /// answers: its handler runs to the end and the answer is written (or fails) then.
+  private func answer(_ request: HTTPServerRequest, version: String, on slot: RequestIntake.Slot)
+    -> (response: HTTPServerResponse, peerFinishedSending: Bool)?
+  {
     let result = LockIsolated<HTTPServerResponse?>(nil)
     let done = DispatchSemaphore(value: 0)
     let handler = configuration.handler
@@ -69,26 +73,31 @@ struct ServedConnection {
       result.setValue(response)
       done.signal()
     }
-    registry.setTask(task, for: id)
-    defer { registry.setTask(nil, for: id) }
+    registry.setTask(task, for: slot.id)
+    defer { registry.setTask(nil, for: slot.id) }
     var watching = true
-    // sync-wait: the connection's own thread (LoopbackListener starts one per connection)
+    var finishedSending = false
+    // sync-wait: the connection's own thread (RequestIntake starts one per answered request)
     while done.wait(timeout: .now() + Self.hangupCheck) == .timedOut {
       guard watching else { continue }
-      switch connection.peerState(discardingInput: false) {
+      switch slot.connection.peerState(discardingInput: false) {
       case .hungUp:
         task.cancel()
         return nil
+      case .finishedSending where !finishedSending:
+        finishedSending = true
+        if version == "HTTP/1.1" { try? slot.connection.send(Self.processing) }
       case .sentData: watching = false  // a pipelined request: stop peeking until this ends
-      case .open: break
+      case .open, .finishedSending: break
       }
     }
-    return result.current
+    return result.current.map { ($0, finishedSending) }
   }
 
   /// Writes `response`; answers whether the connection stays open for another request.
   private func deliver(
-    _ response: HTTPServerResponse, to request: HTTPServerRequest, keepAlive: Bool, id: Int
+    _ response: HTTPServerResponse, to request: HTTPServerRequest, keepAlive: Bool,
+    on slot: RequestIntake.Slot
   ) -> Bool {
     switch response.body {
     case .bytes(let body):
@@ -96,23 +105,26 @@ struct ServedConnection {
         status: response.status, headers: response.headers, contentLength: body.count,
         close: !keepAlive)
       let bytes = request.method == .head ? head : head + body
-      do { try connection.send(bytes) } catch { return false }
+      do { try slot.connection.send(bytes) } catch { return false }
       return keepAlive
     case .eventStream(let produce):
-      stream(response, produce: produce, id: id)
+      stream(response, produce: produce, on: slot)
       return false
     case .closeWithoutAnswer:
       return false
     case .resetConnection:
-      connection.reset()
+      slot.connection.reset()
       return false
     }
   }
 
+  /// Streams events until the producer returns or the client leaves. A stream holds its
+  /// thread for as long as it runs.
   private func stream(
     _ response: HTTPServerResponse, produce: @escaping @Sendable (EventStreamWriter) async -> Void,
-    id: Int
+    on slot: RequestIntake.Slot
   ) {
+    let connection = slot.connection
     let head = ResponseHead.serialize(
       status: response.status, headers: response.headers, contentLength: nil, close: true)
     do { try connection.send(head) } catch { return }
@@ -122,11 +134,13 @@ struct ServedConnection {
       await produce(writer)
       done.signal()
     }
-    registry.setTask(task, writer: writer, for: id)
-    defer { registry.setTask(nil, for: id) }
+    registry.setTask(task, writer: writer, for: slot.id)
+    defer { registry.setTask(nil, for: slot.id) }
     // sync-wait: the connection's own thread
     while done.wait(timeout: .now() + Self.hangupCheck) == .timedOut {
-      if connection.peerState(discardingInput: true) == .hungUp || !writer.isConnected {
+      // A stream's client sends nothing: finishing its side means it left.
+      let peer = connection.peerState(discardingInput: true)
+      if peer == .hungUp || peer == .finishedSending || !writer.isConnected {
         writer.markDisconnected()
         task.cancel()
         // The producer may be mid-write: the descriptor is closed only after it returned.
@@ -136,20 +150,5 @@ struct ServedConnection {
     }
     writer.markDisconnected()
     if writer.resetRequested { connection.reset() }
-  }
-
-  private func refuse(_ rejection: HTTPRequestRejection) {
-    var headers = HTTPHeaders()
-    headers["Content-Type"] = "text/plain; charset=utf-8"
-    let body = Data((rejection.description + "\n").utf8)
-    let head = ResponseHead.serialize(
-      status: rejection.status, headers: headers, contentLength: body.count, close: true)
-    try? connection.send(head + body)
-    connection.closeAfterDraining()
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int {
-    Int(duration.components.seconds) * 1000
-      + Int(duration.components.attoseconds / 1_000_000_000_000_000)
   }
 }

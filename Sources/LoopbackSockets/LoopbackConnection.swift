@@ -31,7 +31,7 @@ public enum LoopbackSocketError: Error, Equatable, CustomStringConvertible {
 /// socket timeouts. One thread owns it and closes it; any thread may `shutDown()` it to wake
 /// that owner.
 public final class LoopbackConnection: @unchecked Sendable {
-  private let descriptor: Int32
+  let descriptor: Int32
   private let lock = NSLock()
   private var isClosed = false
 
@@ -105,38 +105,79 @@ public final class LoopbackConnection: @unchecked Sendable {
     }
   }
 
+  /// Reads what has arrived, at most `maximum` bytes, without waiting: `nil` when nothing has,
+  /// an empty array when the peer finished sending (closed, or half-closed).
+  public func receiveWithoutWaiting(upTo maximum: Int) throws(LoopbackSocketError) -> [UInt8]? {
+    var buffer = [UInt8](repeating: 0, count: maximum)
+    while true {
+      // sync-wait: none — MSG_DONTWAIT
+      let count = buffer.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, maximum, Int32(MSG_DONTWAIT))
+      }
+      if count >= 0 { return Array(buffer[0..<count]) }
+      if errno == EINTR { continue }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+      throw .fromErrno("receive")
+    }
+  }
+
+  /// Writes as much of `bytes` as the socket takes at once; answers whether that was all. For
+  /// short answers to a fresh request (a refusal, `100 Continue`), which always fit.
+  public func sendWithoutWaiting(_ bytes: [UInt8]) -> Bool {
+    let count = bytes.withUnsafeBytes {
+      systemSend(descriptor, $0.baseAddress, $0.count, extraFlags: Int32(MSG_DONTWAIT))
+    }
+    return count == bytes.count
+  }
+
+  /// Waits up to `milliseconds` for the peer to send, finish, or fail; answers whether it did.
+  /// Blocks the calling thread, as ``receive(upTo:)`` does.
+  public func waitUntilReadable(milliseconds: Int32) -> Bool {
+    !SystemCall.waitReadable([descriptor], timeoutMilliseconds: milliseconds).isEmpty
+  }
+
   /// What the peer did since the last look, without waiting.
   public enum PeerState: Equatable {
     /// Nothing: the connection is open and quiet.
     case open
-    /// The peer closed or reset the connection.
+    /// The peer finished sending: it half-closed (and still reads), or it closed — which of
+    /// the two only shows once something is written to it (a closed peer answers with a reset).
+    case finishedSending
+    /// The peer reset the connection (or it failed).
     case hungUp
     /// The peer sent bytes (left unread unless `discardingInput`).
     case sentData
   }
 
-  /// Whether the peer has closed, reset, or written to the connection. With
+  /// Whether the peer has finished, reset, or written to the connection. With
   /// `discardingInput`, bytes it sent are read and dropped (a streaming response expects none).
   public func peerState(discardingInput: Bool) -> PeerState {
-    guard !SystemCall.waitReadable([descriptor], timeoutMilliseconds: 0).isEmpty else {
-      return .open
-    }
+    guard waitUntilReadable(milliseconds: 0) else { return .open }
+    if SystemCall.isHungUp(descriptor) { return .hungUp }
     var scratch = [UInt8](repeating: 0, count: 512)
     let flags = Int32(MSG_DONTWAIT) | (discardingInput ? 0 : Int32(MSG_PEEK))
     // sync-wait: none — MSG_DONTWAIT, and poll said the descriptor is readable
     let count = scratch.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, flags) }
-    if count == 0 { return .hungUp }
+    if count == 0 { return .finishedSending }
     if count < 0 {
       return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? .open : .hungUp
     }
     return .sentData
   }
 
+  /// Ends this side's sending (a half-close): the peer reads the end of the stream, and may
+  /// still answer.
+  public func finishSending() {
+    lock.lock()
+    defer { lock.unlock() }
+    if !isClosed { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+  }
+
   /// Closes after an answer that refused the request: stops writing, then reads and drops
   /// what the peer still sends (briefly, boundedly), so the peer reads the answer instead of a
   /// reset caused by unread bytes.
   public func closeAfterDraining() {
-    _ = shutdown(descriptor, Int32(SHUT_WR))
+    finishSending()
     setReceiveTimeout(milliseconds: 200)
     var drained = 0
     while drained < 4 << 20, let chunk = try? receive(upTo: 64 * 1024), !chunk.isEmpty {
@@ -196,8 +237,11 @@ private func systemConnect(
   connect(descriptor, address, length)
 }
 
-private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-  send(descriptor, bytes, count, SystemCall.sendFlags)  // sync-wait: as `receive`, documented
+private func systemSend(
+  _ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, extraFlags: Int32 = 0
+) -> Int {
+  // sync-wait: as `receive`, documented (none with MSG_DONTWAIT)
+  send(descriptor, bytes, count, SystemCall.sendFlags | extraFlags)
 }
 
 private func makeLinger(onoff: Int32, seconds: Int32) -> linger {

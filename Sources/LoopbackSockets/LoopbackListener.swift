@@ -8,8 +8,10 @@ import Foundation
 #endif
 
 /// A TCP listener on 127.0.0.1 that accepts on a thread of its own and hands each connection
-/// to `onConnection` on a new thread (blocking socket I/O never runs on the Swift concurrency
-/// pool). Port 0 asks the kernel for a free port; ``port`` tells which one it gave.
+/// to `onConnection` on that thread, which must return promptly: start a thread for blocking
+/// work (blocking socket I/O never runs on the Swift concurrency pool), or hand the connection
+/// to a ``ReadinessWatch``. Port 0 asks the kernel for a free port; ``port`` tells which one it
+/// gave.
 public final class LoopbackListener: Sendable {
   /// The port the listener is bound to.
   public let port: UInt16
@@ -18,7 +20,7 @@ public final class LoopbackListener: Sendable {
   private let finished = DispatchSemaphore(value: 0)
   private let stopping = LockIsolated(false)
 
-  /// Binds 127.0.0.1:`port` and starts accepting.
+  /// Binds 127.0.0.1:`port` and starts accepting; `onConnection` runs on the accept thread.
   public init(
     port: UInt16 = 0,
     onConnection: @escaping @Sendable (LoopbackConnection) -> Void
@@ -114,10 +116,7 @@ public final class LoopbackListener: Sendable {
         if errno == EMFILE || errno == ENFILE { usleep(10_000) }
         continue
       }
-      let connection = LoopbackConnection(adopting: accepted)
-      let thread = Thread { onConnection(connection) }
-      thread.name = "LoopbackConnection"
-      thread.start()
+      onConnection(LoopbackConnection(adopting: accepted))
     }
   }
 }

@@ -59,6 +59,16 @@ enum SystemCall {
     _ = setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
   }
 
+  /// Whether `descriptor`'s connection is over now: reset, failed, or closed both ways (`poll`
+  /// says `POLLHUP`/`POLLERR`). A reset after the peer's orderly end shows only here: `recv`
+  /// then still reads the end of the stream, not the error.
+  static func isHungUp(_ descriptor: Int32) -> Bool {
+    var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    // sync-wait: none — a zero timeout
+    guard poll(&fd, 1, 0) > 0 else { return false }
+    return fd.revents & Int16(POLLHUP | POLLERR) != 0
+  }
+
   /// Waits until one of `descriptors` is readable (or hung up); answers the readable ones.
   /// `timeoutMilliseconds` < 0 waits indefinitely.
   static func waitReadable(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> [Int32] {

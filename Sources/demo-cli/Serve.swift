@@ -3,7 +3,8 @@ import Foundation
 
 /// `demo-cli serve [--port N]`: the demo system behind its HTTP protocol on 127.0.0.1, until
 /// the process is interrupted (SIGINT, SIGTERM, SIGHUP). Each answered request is logged as
-/// one line (method, path, status: never a query, cookie or body).
+/// one line (method, path, status: never a query, cookie or body), and so is each request or
+/// connection the server refused (with the reason).
 @MainActor
 enum Serve {
   static func run(port: UInt16, sink: any OutputSink, style: Style) async -> Int32 {

@@ -53,7 +53,7 @@ public final class Store<State, Action: Sendable>: Observable {
   /// The `Scope` key paths since the last `ifLet` child on the way: they name this store's
   /// part of the tree but not its own ids (shared with the parent, as `Scope` shares them);
   /// a child scoped with `ifLet` below them puts them in its path.
-  @usableFromInline let scopePath: [AnyHashableSendable]
+  @usableFromInline let scopePath: [AnyKeyPath & Sendable]
   @usableFromInline let isDuplicate: ((State, State) -> Bool)?
   /// Whether this store, or one it was scoped from, was scoped to optional state
   /// (``scope(ifLet:action:)``), which can go.
@@ -126,7 +126,7 @@ public final class Store<State, Action: Sendable>: Observable {
     tree: StoreTree,
     snapshot: State,
     path: [AnyHashableSendable],
-    scopePath: [AnyHashableSendable],
+    scopePath: [AnyKeyPath & Sendable],
     forward: @escaping (Action) -> StoreTask,
     project: @escaping () -> State?,
     mayDisappear: Bool,

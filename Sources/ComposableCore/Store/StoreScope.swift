@@ -140,19 +140,22 @@ enum ScopeComponent {
   case child(AnyKeyPath & Sendable)
 
   @usableFromInline
-  func path(after path: [AnyHashableSendable], scopePath: [AnyHashableSendable])
+  func path(after path: [AnyHashableSendable], scopePath: [AnyKeyPath & Sendable])
     -> [AnyHashableSendable]
   {
     switch self {
     case .scope: return path
-    case .child(let keyPath): return path + scopePath + [AnyHashableSendable(keyPath)]
+    case .child(let keyPath):
+      return path + scopePath.map(AnyHashableSendable.init) + [AnyHashableSendable(keyPath)]
     }
   }
 
+  /// Key paths stay unboxed until an `ifLet` child needs them as ids: boxing one in
+  /// `AnyHashable` costs more than the rest of making a scoped store.
   @usableFromInline
-  func scopePath(after scopePath: [AnyHashableSendable]) -> [AnyHashableSendable] {
+  func scopePath(after scopePath: [AnyKeyPath & Sendable]) -> [AnyKeyPath & Sendable] {
     switch self {
-    case .scope(let keyPath): return scopePath + [AnyHashableSendable(keyPath)]
+    case .scope(let keyPath): return scopePath + [keyPath]
     case .child: return []
     }
   }

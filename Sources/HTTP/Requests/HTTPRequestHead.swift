@@ -83,9 +83,12 @@ public struct HTTPRequestHead: Sendable, Equatable {
       let (name, value) = try parseHeaderLine(line)
       head.headers.add(name, value)
     }
-    if head.version == "HTTP/1.1" && !head.headers.contains("Host") {
+    // RFC 9112 §3.2: no Host in an HTTP/1.1 request, or more than one in any request, is 400.
+    let hosts = head.headers.values(for: "Host")
+    if head.version == "HTTP/1.1" && hosts.isEmpty {
       throw .malformed("an HTTP/1.1 request needs a Host header")
     }
+    if hosts.count > 1 { throw .malformed("more than one Host header") }
     if head.headers.contains("Transfer-Encoding") { throw .unsupportedTransferCoding }
     head.contentLength = try contentLength(of: head.headers, limits: limits)
     return head

@@ -40,7 +40,13 @@ public final class LoopbackRedirectListener: Sendable {
     self.outcome = outcome
     do {
       listener = try LoopbackListener { connection in
-        Self.serve(connection, path: path, state: state, successPage: successPage, outcome: outcome)
+        // A browser's connection is read with blocking receives: a thread of its own.
+        let thread = Thread {
+          Self.serve(
+            connection, path: path, state: state, successPage: successPage, outcome: outcome)
+        }
+        thread.name = "LoopbackRedirectListener.connection"
+        thread.start()
       }
     } catch {
       throw PKCESignInError.listenerFailed(error.description)
