@@ -31,6 +31,7 @@ let package = Package(
         // The `http` group: the HTTP layer, and the loopback server it is measured against.
         .product(name: "WorkspaceHTTP", package: rootPackage),
         .product(name: "LoopbackHTTPServer", package: rootPackage),
+        .product(name: "LoopbackSockets", package: rootPackage),
         // The `fossil` group: the Fossil client against a local `fossil server`.
         .product(name: "FossilWorkspace", package: rootPackage),
       ]

@@ -148,6 +148,40 @@ struct CookieJarTests {
     #expect(jar.cookie(named: "s", for: secureSite, at: now)?.value == "1")
   }
 
+  @Test(arguments: [
+    // (line, from https, stored?)
+    ("__Secure-a=1; Secure", true, true),
+    ("__Secure-a=1", true, false),
+    ("__secure-a=1", true, false),  // prefixes match without regard to case
+    ("__Secure-a=1; Secure", false, false),
+    ("__Host-a=1; Secure; Path=/", true, true),
+    ("__Host-a=1; Secure", true, false),  // no Path=/
+    ("__Host-a=1; Secure; Path=/app", true, false),
+    ("__Host-a=1; Secure; Path=/; Domain=example.com", true, false),
+    ("__HOST-a=1; Path=/", true, false),
+    ("__Host-a=1; Secure; Path=/", false, false),
+  ])
+  func namePrefixesAreKeptToTheirPromise(line: String, secure: Bool, stored: Bool) {
+    let origin = url(secure ? "https://www.example.com/" : "http://www.example.com/")
+    var jar = CookieJar()
+    let receipt = jar.receive([line], from: origin, at: now)
+    #expect(jar.cookies.count == (stored ? 1 : 0), "\(line): \(receipt)")
+    if !stored {
+      guard case .rejected(let rejection) = receipt.first else {
+        Issue.record("\(line) was not rejected: \(receipt)")
+        return
+      }
+      // Secure over http is refused by its own rule first; the rest by the prefix's.
+      if secure || !line.contains("Secure") {
+        guard case .prefixRuleBroken = rejection else {
+          Issue.record("\(line): \(rejection)")
+          return
+        }
+        #expect(rejection.description.contains("__"))
+      }
+    }
+  }
+
   @Test func sameSiteIsKept() {
     let jar = jar(
       "a=1; SameSite=strict", "b=2; SameSite=Lax", "c=3; SameSite=None", "d=4; SameSite=odd")

@@ -143,6 +143,9 @@ enum Suite {
           target: .atMost(1.3)),
         Figure("sse_events_per_s", http.eventsPerSecond, unit: "1/s"),
         Figure("pkce_signin_ms", http.signIn, unit: "ms"),
+        Figure(
+          "server_threads_at_3000_idle", try await benchmarkServerThreads(connections: 3000),
+          unit: "count"),
       ]
     }
     if wanted("fossil") {

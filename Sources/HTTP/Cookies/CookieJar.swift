@@ -13,7 +13,8 @@ import Foundation
 /// without), and wins over `Expires`; `Max-Age<=0` or a past `Expires` deletes. A `Domain`
 /// attribute must cover the host that set it (no public-suffix list: a jar belongs to one
 /// server's session). `Secure` cookies are sent only over https and cannot be set or
-/// replaced over http. `HttpOnly` and `SameSite` are kept. The jar holds at most
+/// replaced over http; a `__Secure-` or `__Host-` name is stored only when the line keeps
+/// its prefix's promise (RFC 6265bis §4.1.3). `HttpOnly` and `SameSite` are kept. The jar holds at most
 /// ``maximumCount`` cookies, dropping the oldest first.
 public struct CookieJar: Sendable, Equatable {
   /// What became of one `Set-Cookie` line.
@@ -75,6 +76,9 @@ public struct CookieJar: Sendable, Equatable {
       isHostOnly = Self.isIPAddress(attribute)
     }
     if line.isSecure && !isSecureOrigin { return .rejected(.secureOverInsecureConnection) }
+    if let prefix = Self.brokenPrefix(of: line, fromSecureOrigin: isSecureOrigin) {
+      return .rejected(.prefixRuleBroken(prefix: prefix))
+    }
     let path = line.path ?? Self.defaultPath(of: url)
     if !line.isSecure && !isSecureOrigin
       && stored.contains(where: {
@@ -144,6 +148,22 @@ public struct CookieJar: Sendable, Equatable {
   /// The live, unexpired cookie named `name` that would be sent to `url`, if any.
   public func cookie(named name: String, for url: URL, at now: Date) -> Cookie? {
     cookies(for: url, at: now).first { $0.name == name }
+  }
+
+  /// The name prefix whose promise `line` breaks, if any (RFC 6265bis §4.1.3, matched without
+  /// regard to case as §5.7 says): `__Secure-` needs `Secure` from a secure origin; `__Host-`
+  /// also needs no `Domain` attribute and `Path=/`.
+  private static func brokenPrefix(of line: SetCookieLine, fromSecureOrigin secure: Bool)
+    -> String?
+  {
+    let name = line.name.lowercased()
+    if name.hasPrefix("__secure-"), !(line.isSecure && secure) { return "__Secure-" }
+    if name.hasPrefix("__host-"),
+      !(line.isSecure && secure && line.domain == nil && line.path == "/")
+    {
+      return "__Host-"
+    }
+    return nil
   }
 
   // MARK: RFC 6265 §5.1 matching

@@ -157,6 +157,9 @@ public enum CookieRejection: Error, Hashable, Sendable, CustomStringConvertible 
   case secureOverInsecureConnection
   /// A plain-http response tried to replace or shadow a `Secure` cookie.
   case wouldOverwriteSecureCookie
+  /// A `__Secure-` or `__Host-` name without what its prefix promises (RFC 6265bis §4.1.3):
+  /// `Secure` from a secure origin, and for `__Host-` also no `Domain` and `Path=/`.
+  case prefixRuleBroken(prefix: String)
 
   public var description: String {
     switch self {
@@ -165,6 +168,10 @@ public enum CookieRejection: Error, Hashable, Sendable, CustomStringConvertible 
     case .domainMismatch(let domain, let host): "Domain=\(domain) does not cover \(host)"
     case .secureOverInsecureConnection: "a Secure cookie set over http"
     case .wouldOverwriteSecureCookie: "an http response may not replace a Secure cookie"
+    case .prefixRuleBroken(let prefix):
+      prefix == "__Host-"
+        ? "a __Host- cookie must be Secure, from https, without Domain, with Path=/"
+        : "a __Secure- cookie must be Secure, from https"
     }
   }
 }
