@@ -230,7 +230,13 @@ public final class HTTPSession: Sendable {
       urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
     }
     let cookieHeader = Self.cookieHeader(cookies)
-    if let cookieHeader { urlRequest.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
+    if let cookieHeader {
+      let (bytes, limit) = (cookieHeader.utf8.count, configuration.maximumCookieHeaderBytes)
+      guard bytes <= limit else {
+        throw .cookieHeaderTooLarge(request: request.summary, bytes: bytes, limit: limit)
+      }
+      urlRequest.setValue(cookieHeader, forHTTPHeaderField: "Cookie")
+    }
     var body = request.body
     try configuration.csrf.prove(
       &urlRequest, body: &body, method: request.method, url: url, cookies: cookies,

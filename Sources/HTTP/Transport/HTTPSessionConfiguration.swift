@@ -21,6 +21,10 @@ public struct HTTPSessionConfiguration: Sendable {
   public var headers: HTTPHeaders
   /// Where redacted log lines go; `nil` logs nothing.
   public var logger: HTTPLogger?
+  /// The longest `Cookie` header a request may carry, in bytes (default 8 KiB, within what
+  /// common servers accept in one header line); a request whose cookies would make it longer
+  /// is not sent (``HTTPSessionError/cookieHeaderTooLarge(request:bytes:limit:)``).
+  public var maximumCookieHeaderBytes: Int
   /// The most cookies the jar keeps.
   public var maximumCookieCount: Int
   /// The wall clock the jar reads for `Expires` and `Max-Age`.
@@ -29,8 +33,10 @@ public struct HTTPSessionConfiguration: Sendable {
   public init(
     csrf: CSRFPolicy = .none, sessionEnd: SessionEndDetector = .unauthorized,
     timeout: Duration = .seconds(30), headers: HTTPHeaders = [:], logger: HTTPLogger? = nil,
-    maximumCookieCount: Int = 200, now: @escaping @Sendable () -> Date = { Date() }
+    maximumCookieCount: Int = 200, maximumCookieHeaderBytes: Int = 8 * 1024,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) {
+    self.maximumCookieHeaderBytes = maximumCookieHeaderBytes
     self.csrf = csrf
     self.sessionEnd = sessionEnd
     self.timeout = timeout

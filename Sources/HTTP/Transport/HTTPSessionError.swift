@@ -20,13 +20,16 @@ public enum HTTPSessionError: Error, Hashable, Sendable, CustomStringConvertible
   case csrfTokenUnavailable(cookie: String)
   /// The path does not make a URL below the session's base URL.
   case invalidPath(String)
+  /// The jar's cookies for this request would make a `Cookie` header longer than the
+  /// configuration allows (`maximumCookieHeaderBytes`); the request was not sent.
+  case cookieHeaderTooLarge(request: String, bytes: Int, limit: Int)
 
   /// Whether sending the same request again may succeed (the server may or may not have acted
   /// on it: only retry what is idempotent).
   public var isTransient: Bool {
     switch self {
     case .timedOut, .connectionFailed: true
-    case .signedOut, .csrfTokenUnavailable, .invalidPath: false
+    case .signedOut, .csrfTokenUnavailable, .invalidPath, .cookieHeaderTooLarge: false
     }
   }
 
@@ -42,6 +45,9 @@ public enum HTTPSessionError: Error, Hashable, Sendable, CustomStringConvertible
       "No \(cookie) cookie to prove this mutation with (CSRF); the request was not sent."
     case .invalidPath(let path):
       "\"\(path)\" is not a path below the session's server."
+    case .cookieHeaderTooLarge(let request, let bytes, let limit):
+      "\(request) was not sent: the server's cookies would make a Cookie header of \(bytes) "
+        + "bytes, over the limit of \(limit)."
     }
   }
 
