@@ -84,6 +84,15 @@ final class ConnectionRegistry: Sendable {
     removed?.connection.close()
   }
 
+  /// Lets go of connection `id` without closing its descriptor: ends both directions and
+  /// leaves the close to the connection's last owner (a stream producer that ignored
+  /// cancellation and may still be writing: a descriptor closed under it could be reused by
+  /// another connection).
+  func abandon(_ id: Int) {
+    let removed = state.withValue { $0.entries.removeValue(forKey: id) }
+    removed?.connection.shutDown()
+  }
+
   /// Refuses new connections and threads, cancels every handler, and wakes every connection
   /// (a thread blocked on one returns; a watched one reads its end).
   func disconnectAll() {
@@ -100,7 +109,7 @@ final class ConnectionRegistry: Sendable {
 
   /// Waits (up to `timeout`) for every connection thread to end.
   func waitForThreads(timeout: Duration) async {
-    let milliseconds = Int(timeout / .milliseconds(1))
+    let milliseconds = timeout.wholeMilliseconds
     await withBlockingWork("LoopbackHTTPServer.stop") { [threads] in
       // sync-wait: a queue of its own (withBlockingWork); bounded by `timeout`
       _ = threads.wait(timeout: .now() + .milliseconds(milliseconds))

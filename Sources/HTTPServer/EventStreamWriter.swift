@@ -44,7 +44,7 @@ public final class EventStreamWriter: Sendable {
   /// line per line of `event.data`, then the blank line that dispatches it.
   public func send(_ event: ServerSentEvent, retry: Duration? = nil) throws(Disconnected) {
     var text = ""
-    if let retry { text += "retry: \(Self.milliseconds(retry))\n" }
+    if let retry { text += "retry: \(retry.wholeMilliseconds)\n" }
     if let id = event.id { text += "id: \(Self.singleLine(id))\n" }
     if event.type != "message" { text += "event: \(Self.singleLine(event.type))\n" }
     for line in Self.lines(of: event.data) { text += "data: \(line)\n" }
@@ -59,7 +59,7 @@ public final class EventStreamWriter: Sendable {
   /// try writer.advise(retry: .seconds(2))
   /// ```
   public func advise(retry: Duration) throws(Disconnected) {
-    try write(raw: Data("retry: \(Self.milliseconds(retry))\n\n".utf8))
+    try write(raw: Data("retry: \(retry.wholeMilliseconds)\n\n".utf8))
   }
 
   /// Sends a comment line (`: text`), which clients ignore: a heartbeat.
@@ -108,11 +108,6 @@ public final class EventStreamWriter: Sendable {
 
   private static func lines(of text: String) -> [Substring] {
     text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-  }
-
-  /// `duration` in whole milliseconds, as `retry:` takes it.
-  private static func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
   }
 
   private static func singleLine(_ text: String) -> String {

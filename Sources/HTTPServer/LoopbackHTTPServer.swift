@@ -24,9 +24,9 @@ import WorkspaceHTTP
 /// 413, a `Transfer-Encoding` 501, a request that stalls or trickles past its deadline 408,
 /// a connection past the cap 503; the connection is then closed, and `onRefusal` hears of it.
 /// Empty lines before a request line are ignored. A client that half-closes after its
-/// request still gets its answer. Handlers run as tasks on a serial queue of their
-/// connection's, off the cooperative pool, so a saturated pool does not slow the answers; a
-/// handler whose client disconnects is cancelled.
+/// request still gets its answer. Each request's handler runs as a task on a serial queue of
+/// its own, off the cooperative pool, so a saturated pool does not slow the answers; a handler
+/// whose client disconnects is cancelled.
 public final class LoopbackHTTPServer: Sendable {
   /// Bounds on what one request may be, and on how long the server waits on a client.
   public struct Limits: Sendable, Equatable {
@@ -71,8 +71,9 @@ public final class LoopbackHTTPServer: Sendable {
   private let intake: RequestIntake
 
   /// Starts listening on 127.0.0.1:`port` (0: a free port), answering with `handler`.
-  /// `onRefusal` hears of every request and connection refused before a handler saw it (on
-  /// the server's threads: keep it short), to log them as the handler logs the others.
+  /// `onRefusal` hears of every request and connection refused before a handler saw it, to log
+  /// them as the handler logs the others. It is called in order on a queue of its own (a slow
+  /// log never holds up the server); ``stop(timeout:)`` returns after its last call.
   public init(
     port: UInt16 = 0, limits: Limits = Limits(),
     onRefusal: (@Sendable (HTTPRefusal) -> Void)? = nil, handler: @escaping HTTPHandler
@@ -108,9 +109,11 @@ public final class LoopbackHTTPServer: Sendable {
   /// cancellation. Calling it again does nothing more.
   public func stop(timeout: Duration = .seconds(5)) async {
     await listener.stop()
-    connections.disconnectAll()
+    // The waiting connections first: a connection cut while it waits is not a refusal.
     await intake.stop()
+    connections.disconnectAll()
     await connections.waitForThreads(timeout: timeout)
+    await intake.flushRefusalReports()
   }
 
   /// How many client connections are open right now.

@@ -30,11 +30,12 @@ final class RequestIntake: Sendable {
   /// How long a refused connection is drained, so its client reads the answer.
   private static let drainTime = Duration.milliseconds(200)
   private static let chunkSize = 16 * 1024
-  private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
   let configuration: ServedConnection.Configuration
   let registry: ConnectionRegistry
   private let watch: ReadinessWatch
+  /// Where `onRefusal` is called, in order, so a slow log never holds up the watch's thread.
+  private let refusalReports = DispatchQueue(label: "LoopbackHTTPServer.refusals")
   private let clock = ContinuousClock()
 
   init(configuration: ServedConnection.Configuration, registry: ConnectionRegistry) throws {
@@ -47,7 +48,7 @@ final class RequestIntake: Sendable {
   func admit(_ connection: LoopbackConnection) {
     switch registry.admit(connection) {
     case .admitted(let id):
-      connection.setSendTimeout(milliseconds: Self.milliseconds(configuration.limits.sendTimeout))
+      connection.setSendTimeout(milliseconds: configuration.limits.sendTimeout.wholeMilliseconds)
       let assembler = HTTPRequestAssembler(limits: configuration.requestLimits)
       wait(Slot(id: id, connection: connection, assembler: assembler, waitingSince: clock.now))
     case .full:
@@ -83,6 +84,13 @@ final class RequestIntake: Sendable {
     await watch.stop()
   }
 
+  /// Returns once every refusal reported so far has reached `onRefusal`.
+  func flushRefusalReports() async {
+    await withCheckedContinuation { continuation in
+      refusalReports.async { continuation.resume() }
+    }
+  }
+
   private enum Progress {
     case request(HTTPIncomingRequest)
     case needMore
@@ -97,7 +105,10 @@ final class RequestIntake: Sendable {
         switch try slot.assembler.next() {
         case .request(let request): return .request(request)
         case .continueExpected:
-          _ = slot.connection.sendWithoutWaiting(Self.continueLine)
+          guard slot.connection.sendWithoutWaiting(HTTPRequestAssembler.continueAnswer) else {
+            registry.close(slot.id)  // a client that does not read its interim answer
+            return .ended
+          }
           continue
         case .needMore: break
         }
@@ -175,7 +186,9 @@ final class RequestIntake: Sendable {
 
   /// Answers `refusal`, logs it, then drains and closes the connection (without a thread).
   private func refuse(_ connection: LoopbackConnection, id: Int?, _ refusal: HTTPRefusal) {
-    configuration.onRefusal?(refusal)
+    if let onRefusal = configuration.onRefusal {
+      refusalReports.async { onRefusal(refusal) }
+    }
     var headers = HTTPHeaders()
     headers["Content-Type"] = "text/plain; charset=utf-8"
     if refusal.status == 503 { headers["Retry-After"] = "1" }
@@ -200,9 +213,5 @@ final class RequestIntake: Sendable {
       }
       if let id { registry.close(id) } else { connection.close() }
     }
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int {
-    Int(duration / .milliseconds(1))
   }
 }

@@ -21,6 +21,9 @@ struct ServedConnection {
 
   /// How often a thread waiting on a handler checks whether its client hung up.
   private static let hangupCheck = DispatchTimeInterval.milliseconds(50)
+  /// How long a stream's cancelled producer may take to return before its thread gives up on
+  /// it (the connection is then abandoned, not closed: see ``ConnectionRegistry/abandon(_:)``).
+  private static let producerGrace = DispatchTimeInterval.seconds(5)
   /// An interim answer (RFC 9110 §15.2) that tells a half-closed client from a gone one.
   private static let processing = Array("HTTP/1.1 102 Processing\r\n\r\n".utf8)
 
@@ -45,7 +48,10 @@ struct ServedConnection {
       guard let answered = answer(request, version: incoming.head.version, on: slot) else {
         return registry.close(slot.id)
       }
-      let keepAlive = incoming.head.keepsAlive && !answered.peerFinishedSending
+      // A client that finished sending is answered what it already sent (pipelined requests
+      // still buffered), then the connection closes.
+      let keepAlive =
+        incoming.head.keepsAlive && !(answered.peerFinishedSending && !slot.assembler.isMidRequest)
       guard deliver(answered.response, to: request, keepAlive: keepAlive, on: slot) else {
         return registry.close(slot.id)
       }
@@ -108,7 +114,7 @@ struct ServedConnection {
       do { try slot.connection.send(bytes) } catch { return false }
       return keepAlive
     case .eventStream(let produce):
-      stream(response, produce: produce, on: slot)
+      if !stream(response, produce: produce, on: slot) { registry.abandon(slot.id) }
       return false
     case .closeWithoutAnswer:
       return false
@@ -119,15 +125,16 @@ struct ServedConnection {
   }
 
   /// Streams events until the producer returns or the client leaves. A stream holds its
-  /// thread for as long as it runs.
+  /// thread for as long as it runs. Answers `false` when the cancelled producer did not return
+  /// within its grace: its connection must then not be closed under it.
   private func stream(
     _ response: HTTPServerResponse, produce: @escaping @Sendable (EventStreamWriter) async -> Void,
     on slot: RequestIntake.Slot
-  ) {
+  ) -> Bool {
     let connection = slot.connection
     let head = ResponseHead.serialize(
       status: response.status, headers: response.headers, contentLength: nil, close: true)
-    do { try connection.send(head) } catch { return }
+    do { try connection.send(head) } catch { return true }
     let writer = EventStreamWriter(connection: connection)
     let done = DispatchSemaphore(value: 0)
     let task = handlers.start {
@@ -143,12 +150,14 @@ struct ServedConnection {
       if peer == .hungUp || peer == .finishedSending || !writer.isConnected {
         writer.markDisconnected()
         task.cancel()
+        connection.shutDown()  // a write in progress fails at once
         // The producer may be mid-write: the descriptor is closed only after it returned.
-        done.wait()  // sync-wait: the connection's own thread; the producer was cancelled
-        break
+        // sync-wait: the connection's own thread; the producer was cancelled; bounded
+        return done.wait(timeout: .now() + Self.producerGrace) == .success
       }
     }
     writer.markDisconnected()
     if writer.resetRequested { connection.reset() }
+    return true
   }
 }

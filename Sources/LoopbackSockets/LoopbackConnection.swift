@@ -73,7 +73,7 @@ public final class LoopbackConnection: @unchecked Sendable {
   /// Reads what is available, at most `maximum` bytes; an empty answer means the peer closed.
   ///
   /// Blocks the calling thread until bytes arrive (or the receive timeout passes): call it
-  /// from a thread of your own, as the listener's connection threads are, or inside
+  /// from a thread of your own (as the server answers each request on one) or inside
   /// `withBlockingWork` — never directly from a task.
   public func receive(upTo maximum: Int) throws(LoopbackSocketError) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: maximum)
@@ -122,7 +122,8 @@ public final class LoopbackConnection: @unchecked Sendable {
   }
 
   /// Writes as much of `bytes` as the socket takes at once; answers whether that was all. For
-  /// short answers to a fresh request (a refusal, `100 Continue`), which always fit.
+  /// short answers to a fresh request (a refusal, `100 Continue`), which fit unless the peer
+  /// stopped reading: a `false` then means the connection is not worth keeping.
   public func sendWithoutWaiting(_ bytes: [UInt8]) -> Bool {
     let count = bytes.withUnsafeBytes {
       systemSend(descriptor, $0.baseAddress, $0.count, extraFlags: Int32(MSG_DONTWAIT))
@@ -171,19 +172,6 @@ public final class LoopbackConnection: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     if !isClosed { _ = shutdown(descriptor, Int32(SHUT_WR)) }
-  }
-
-  /// Closes after an answer that refused the request: stops writing, then reads and drops
-  /// what the peer still sends (briefly, boundedly), so the peer reads the answer instead of a
-  /// reset caused by unread bytes.
-  public func closeAfterDraining() {
-    finishSending()
-    setReceiveTimeout(milliseconds: 200)
-    var drained = 0
-    while drained < 4 << 20, let chunk = try? receive(upTo: 64 * 1024), !chunk.isEmpty {
-      drained += chunk.count
-    }
-    close()
   }
 
   /// Ends both directions so a thread blocked on this connection wakes up; safe from any thread.

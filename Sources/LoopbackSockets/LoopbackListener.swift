@@ -29,7 +29,7 @@ public final class LoopbackListener: Sendable {
     guard descriptor >= 0 else { throw .fromErrno("socket") }
     do {
       self.port = try Self.bindAndListen(descriptor, port: port)
-      self.wake = try Self.makeWakePipe()
+      self.wake = try SystemCall.makeWakePipe()
     } catch {
       SystemCall.close(descriptor)
       throw error
@@ -91,13 +91,6 @@ public final class LoopbackListener: Sendable {
     }
     guard named == 0 else { throw .fromErrno("getsockname") }
     return UInt16(bigEndian: address.sin_port)
-  }
-
-  private static func makeWakePipe() throws(LoopbackSocketError) -> (read: Int32, write: Int32) {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw .fromErrno("pipe") }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    return (ends[0], ends[1])
   }
 
   private static func acceptLoop(

@@ -54,13 +54,7 @@ public final class ReadinessWatch: Sendable {
 
   /// Starts the watch's thread, named `name`.
   public init(name: String) throws(LoopbackSocketError) {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw .fromErrno("pipe") }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    wake = (ends[0], ends[1])
+    wake = try SystemCall.makeWakePipe()
     let thread = Thread { [state, wake, finished] in
       Self.run(state: state, wake: wake.read)
       SystemCall.close(wake.read)

@@ -59,14 +59,37 @@ enum SystemCall {
     _ = setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
   }
 
-  /// Whether `descriptor`'s connection is over now: reset, failed, or closed both ways (`poll`
-  /// says `POLLHUP`/`POLLERR`). A reset after the peer's orderly end shows only here: `recv`
-  /// then still reads the end of the stream, not the error.
+  /// Whether `descriptor`'s connection is over now: reset or failed. A reset after the peer's
+  /// orderly end shows only here: `recv` then still reads the end of the stream, not the error.
+  ///
+  /// Linux sets `POLLHUP` only when both directions are shut, which (as this side has not shut
+  /// its own) means a reset; Darwin also sets it when the peer merely half-closed, so there a
+  /// pending socket error (`SO_ERROR`) decides.
   static func isHungUp(_ descriptor: Int32) -> Bool {
     var fd = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     // sync-wait: none — a zero timeout
     guard poll(&fd, 1, 0) > 0 else { return false }
-    return fd.revents & Int16(POLLHUP | POLLERR) != 0
+    if fd.revents & Int16(POLLERR) != 0 { return true }
+    guard fd.revents & Int16(POLLHUP) != 0 else { return false }
+    #if canImport(Darwin)
+      var error: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      return getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error != 0
+    #else
+      return true
+    #endif
+  }
+
+  /// A pipe whose write end wakes a thread waiting in ``waitReadable(_:timeoutMilliseconds:)``
+  /// on its read end. Both ends close on exec and never block.
+  static func makeWakePipe() throws(LoopbackSocketError) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw .fromErrno("pipe") }
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    return (ends[0], ends[1])
   }
 
   /// Waits until one of `descriptors` is readable (or hung up); answers the readable ones.
@@ -74,7 +97,8 @@ enum SystemCall {
   static func waitReadable(_ descriptors: [Int32], timeoutMilliseconds: Int32) -> [Int32] {
     var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
     let count = fds.withUnsafeMutableBufferPointer { buffer in
-      // sync-wait: the caller's thread: the accept thread and the connection threads
+      // sync-wait: the caller's thread: the accept thread, the readiness watch's thread and
+      // the connection threads
       poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
     }
     guard count > 0 else { return [] }

@@ -9,8 +9,8 @@ import Foundation
 /// assembler.append(bytesJustReceived)
 /// switch try assembler.next() {
 /// case .request(let request): answer(request)
-/// case .continueExpected: send("HTTP/1.1 100 Continue\r\n\r\n")  // then keep reading
-/// case .needMore: break                                     // wait for more bytes
+/// case .continueExpected: send(HTTPRequestAssembler.continueAnswer)  // then read on
+/// case .needMore: break  // wait for more bytes
 /// }
 /// ```
 ///
@@ -27,6 +27,9 @@ public struct HTTPRequestAssembler: Sendable {
     /// A whole request, now taken out of the buffer.
     case request(HTTPIncomingRequest)
   }
+
+  /// The interim answer to send on ``Step/continueExpected``.
+  public static let continueAnswer = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
   private let limits: HTTPRequestLimits
   private var buffer: [UInt8] = []
@@ -86,7 +89,9 @@ public struct HTTPRequestAssembler: Sendable {
     }
     guard let (head, bodyStart) = pendingHead else { return .needMore }
     guard buffer.count - bodyStart >= head.contentLength else {
-      let expectsContinue = head.headers["Expect"]?.lowercased() == "100-continue"
+      // RFC 9110 §10.1.1: an HTTP/1.0 client's Expect is ignored.
+      let expectsContinue =
+        head.version == "HTTP/1.1" && head.headers["Expect"]?.lowercased() == "100-continue"
       guard expectsContinue, !continueAnswered else { return .needMore }
       continueAnswered = true
       return .continueExpected

@@ -35,7 +35,7 @@ public struct HTTPRequestReader {
       case .request(let request):
         return request
       case .continueExpected:
-        try connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        try connection.send(HTTPRequestAssembler.continueAnswer)
         continue
       case .needMore:
         break
