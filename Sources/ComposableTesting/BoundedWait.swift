@@ -47,7 +47,7 @@ extension StoreTask {
   /// issue reporters, else ``TestIssueReporter``) and cancels the effects when none of them
   /// ended for `timeout` (or they kept going for four times that).
   ///
-  /// For tests that drive a plain `Store`: unlike ``/ComposableCore/StoreTask/finish()``, it can
+  /// For tests that drive a plain `Store`: unlike ``/ComposableCore/StoreTask/finish(isolation:)``, it can
   /// never hang a test suite.
   ///
   /// ```swift

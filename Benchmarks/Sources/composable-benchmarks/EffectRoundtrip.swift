@@ -1,41 +1,96 @@
 import ComposableCore
 
-/// `effect_roundtrip_per_s`: `.run` effects that each send one action back, completed per
-/// second. Each repetition starts `effects` effects from as many sends, then waits for all of
-/// them; an effect is complete when its action was reduced and its task has ended.
-@MainActor
-func benchmarkEffectRoundtrip(effects: Int, repetitions: Int) async throws -> Summary {
-  try await measure(repetitions: repetitions) {
-    let store = Store(initialState: Echo.State()) { Echo() }
-    var tasks: [StoreTask] = []
-    tasks.reserveCapacity(effects)
-    let elapsed = await time {
-      for _ in 0..<effects { tasks.append(store.send(.start)) }
-      await finishAll(tasks)
-    }
-    try check(
-      store.completed == effects, "round trips: \(store.completed) of \(effects) actions came back")
-    return Double(effects) / elapsed.seconds
-  }
+/// The `effect` group: effect round trips against the runtime's floor for the same hops.
+struct EffectFigures {
+  /// `effect_roundtrip_per_s` and `effect_roundtrip_floor_per_s`.
+  let roundtrip: Summary
+  let roundtripFloor: Summary
+  /// `effect_roundtrip_latency_ns` and `effect_roundtrip_latency_floor_ns`.
+  let latency: Summary
+  let latencyFloor: Summary
 }
 
-/// `effect_roundtrip_floor_per_s` (extra): the Swift runtime's floor for the same hops with no
-/// store: main-actor tasks that each call a nonisolated function which awaits one main-actor
-/// call (as a store's effect task runs its operation off the main actor and `send` hops back).
+/// Measures the `effect` group. Each pair (store, floor) is interleaved: every round runs one
+/// repetition of each, so a machine that changes speed moves both alike.
+///
+/// Throughput: `effects` `.run` effects that each send one action back, started from as many
+/// sends, then all awaited; an effect is complete when its action was reduced and its task
+/// ended. Its floor: main-actor tasks that each call a nonisolated function which awaits one
+/// main-actor call (as an effect's task runs its operation off the main actor and `send` hops
+/// back).
+///
+/// Latency: `roundTrips` sequential `await store.send(.start).finish()` (the effect sends its
+/// action back), against a detached task that hops to the main actor, changes a model and
+/// returns, awaited from the main actor.
 @MainActor
-func benchmarkEffectRoundtripFloor(effects: Int, repetitions: Int) async throws -> Summary {
-  try await measure(repetitions: repetitions) {
-    let counter = MainActorCounter()
-    var tasks: [Task<Void, Never>] = []
-    tasks.reserveCapacity(effects)
-    let elapsed = await time {
-      for _ in 0..<effects { tasks.append(Task { @MainActor in await answer(to: counter) }) }
-      await awaitAll(tasks)
-    }
-    try check(
-      counter.count == effects, "round-trip floor: \(counter.count) of \(effects) came back")
-    return Double(effects) / elapsed.seconds
+func benchmarkEffects(effects: Int, roundTrips: Int, repetitions: Int) async throws
+  -> EffectFigures
+{
+  let throughput = try await measureInterleavedAsync(
+    repetitions: repetitions,
+    [
+      { try await effectRoundtripRepetition(effects: effects) },
+      { try await effectRoundtripFloorRepetition(effects: effects) },
+    ])
+  let latency = try await measureInterleavedAsync(
+    repetitions: repetitions,
+    [
+      { try await effectLatencyRepetition(roundTrips: roundTrips) },
+      { try await effectLatencyFloorRepetition(roundTrips: roundTrips) },
+    ])
+  return EffectFigures(
+    roundtrip: throughput[0], roundtripFloor: throughput[1], latency: latency[0],
+    latencyFloor: latency[1])
+}
+
+@MainActor
+private func effectRoundtripRepetition(effects: Int) async throws -> Double {
+  let store = Store(initialState: Echo.State()) { Echo() }
+  var tasks: [StoreTask] = []
+  tasks.reserveCapacity(effects)
+  let elapsed = await time {
+    for _ in 0..<effects { tasks.append(store.send(.start)) }
+    await finishAll(tasks)
   }
+  try check(
+    store.completed == effects, "round trips: \(store.completed) of \(effects) actions came back")
+  return Double(effects) / elapsed.seconds
+}
+
+@MainActor
+private func effectRoundtripFloorRepetition(effects: Int) async throws -> Double {
+  let counter = MainActorCounter()
+  var tasks: [Task<Void, Never>] = []
+  tasks.reserveCapacity(effects)
+  let elapsed = await time {
+    for _ in 0..<effects { tasks.append(Task { @MainActor in await answer(to: counter) }) }
+    await awaitAll(tasks)
+  }
+  try check(counter.count == effects, "round-trip floor: \(counter.count) of \(effects) came back")
+  return Double(effects) / elapsed.seconds
+}
+
+@MainActor
+private func effectLatencyRepetition(roundTrips: Int) async throws -> Double {
+  let store = Store(initialState: Echo.State()) { Echo() }
+  let elapsed = await time {
+    for _ in 0..<roundTrips { await store.send(.start).finish() }
+  }
+  try check(
+    store.completed == roundTrips, "latency: \(store.completed) of \(roundTrips) came back")
+  return elapsed.nanoseconds / Double(roundTrips)
+}
+
+@MainActor
+private func effectLatencyFloorRepetition(roundTrips: Int) async throws -> Double {
+  let counter = MainActorCounter()
+  let elapsed = await time {
+    for _ in 0..<roundTrips {
+      await Task.detached { await counter.increment() }.value
+    }
+  }
+  try check(counter.count == roundTrips, "latency floor: \(counter.count) of \(roundTrips)")
+  return elapsed.nanoseconds / Double(roundTrips)
 }
 
 @MainActor

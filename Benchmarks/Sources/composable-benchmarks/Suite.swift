@@ -104,12 +104,19 @@ enum Suite {
     }
     if wanted("effect") {
       progress("effect")
-      let roundtrip = try await benchmarkEffectRoundtrip(effects: ops(20_000), repetitions: reps(5))
-      let floor = try await benchmarkEffectRoundtripFloor(
-        effects: ops(20_000), repetitions: reps(5))
+      let effect = try await benchmarkEffects(
+        effects: ops(20_000), roundTrips: ops(5_000), repetitions: reps(5))
       figures += [
-        Figure("effect_roundtrip_per_s", roundtrip, unit: "1/s", target: .atLeast(100_000)),
-        Figure("effect_roundtrip_floor_per_s", floor, unit: "1/s"),
+        Figure("effect_roundtrip_per_s", effect.roundtrip, unit: "1/s", target: .atLeast(100_000)),
+        Figure("effect_roundtrip_floor_per_s", effect.roundtripFloor, unit: "1/s"),
+        Figure(
+          "effect_roundtrip_floor_ratio", ratio(effect.roundtripFloor, effect.roundtrip),
+          unit: "x", target: .atMost(1.5)),
+        Figure("effect_roundtrip_latency_ns", effect.latency, unit: "ns"),
+        Figure("effect_roundtrip_latency_floor_ns", effect.latencyFloor, unit: "ns"),
+        Figure(
+          "effect_roundtrip_latency_vs_floor", ratio(effect.latency, effect.latencyFloor),
+          unit: "x", target: .atMost(1.5)),
       ]
     }
     if wanted("sibling") {

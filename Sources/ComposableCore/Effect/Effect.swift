@@ -23,7 +23,8 @@ public struct Effect<Action: Sendable>: Sendable {
     case merge([Effect])
     case concatenate([Effect])
     case cancellable(EffectKey, cancelInFlight: Bool, Effect)
-    case cancel(EffectKey)
+    /// Cancels what runs under any of these keys (one `.cancel(ids:)` is one operation).
+    case cancel(EffectKeys)
     /// Work of a child that lives only while `presence` holds: when state changes so that it no
     /// longer does (however it changed), everything running under `key` is cancelled.
     case watched(EffectKey, presence: StatePredicate, Effect)
@@ -94,31 +95,59 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Cancels the work running under `id` in this reducer's scope. Cancelling an id with nothing
   /// in flight is a no-op.
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(.cancel(EffectKey(id: id)))
+    Self(.cancel(EffectKeys(EffectKey(id: id))))
   }
 
-  /// Cancels the work running under each of `ids`.
+  /// Cancels the work running under each of `ids`. O(n) in the ids, in one step of the store
+  /// (observers hear of it once).
   public static func cancel(ids: [any Hashable & Sendable]) -> Self {
-    merge(ids.map { Self(.cancel(EffectKey(id: AnyHashableSendable($0)))) })
+    guard !ids.isEmpty else { return .none }
+    let keys = ids.reduce(into: EffectKeys()) { keys, id in
+      keys.append(EffectKey(id: AnyHashableSendable(id)))
+    }
+    return Self(.cancel(keys))
   }
 }
 
 /// Cancellation key: an id plus the scope path (Scope / ifLet / forEach components, outermost
 /// first) of the reducer that used it.
+///
+/// Its hash is computed once, when the key is made: the registry hashes keys on every start,
+/// finish and cancellation, and hashing type-erased components is the costly part.
 @usableFromInline
 package struct EffectKey: Hashable, Sendable, CustomStringConvertible {
-  package var path: [AnyHashableSendable]
+  package private(set) var path: [AnyHashableSendable]
   package let id: AnyHashableSendable
+  private var cachedHash: Int
 
   package init(id: some Hashable & Sendable, path: [AnyHashableSendable] = []) {
     self.id = AnyHashableSendable(id)
     self.path = path
+    self.cachedHash = Self.hash(id: self.id, path: path)
   }
 
   package func prefixed(by component: AnyHashableSendable) -> Self {
     var copy = self
     copy.path.insert(component, at: 0)
+    copy.cachedHash = Self.hash(id: id, path: copy.path)
     return copy
+  }
+
+  @usableFromInline
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.cachedHash == rhs.cachedHash && lhs.id == rhs.id && lhs.path == rhs.path
+  }
+
+  @usableFromInline
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(cachedHash)
+  }
+
+  private static func hash(id: AnyHashableSendable, path: [AnyHashableSendable]) -> Int {
+    var hasher = Hasher()
+    hasher.combine(id)
+    hasher.combine(path)
+    return hasher.finalize()
   }
 
   @usableFromInline

@@ -54,8 +54,8 @@ extension Effect {
     case .cancellable(let key, let cancelInFlight, let effect):
       return Effect<NewAction>(
         .cancellable(prefixed(key), cancelInFlight: cancelInFlight, inner(effect)))
-    case .cancel(let key):
-      return Effect<NewAction>(.cancel(prefixed(key)))
+    case .cancel(let keys):
+      return Effect<NewAction>(.cancel(keys.mapped(prefixed)))
     case .watched(let key, let presence, let effect):
       let lifted = inner(effect)
       // A question that cannot be lifted (a state type mismatch) is dropped, not guessed at.

@@ -1,47 +1,128 @@
 /// The async work of a `.run` effect, with the context captured when it was built.
+///
+/// The user's operation is stored as it was given (a plain `.run`'s closure is called
+/// directly from the effect's task), and errors are handled here: every async frame between a
+/// task and the user's code can cost the task a second allocator slab (1 KB).
 @usableFromInline
 struct RunOperation<Action: Sendable>: Sendable {
+  typealias Operation = @Sendable (Send<Action>) async throws -> Void
+  typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
+
   let priority: TaskPriority?
   let dependencies: DependencyValues
   let reporters: [any IssueReporter]?
-  let body: @Sendable (EffectContext<Action>) async -> Void
+  let operation: Operation
+  let handler: ErrorHandler?
+  let location: IssueLocation
 
   init(
-    priority: TaskPriority?,
-    body: @escaping @Sendable (EffectContext<Action>) async -> Void
+    priority: TaskPriority?, location: IssueLocation, operation: @escaping Operation,
+    handler: ErrorHandler?
   ) {
     self.priority = priority
     self.dependencies = DependencyValues.current
     self.reporters = IssueReporters.scoped
-    self.body = body
+    self.location = location
+    self.operation = operation
+    self.handler = handler
   }
 
-  private init(
-    copying other: RunOperation<some Sendable>,
-    body: @escaping @Sendable (EffectContext<Action>) async -> Void
+  private init<Other>(
+    copying other: RunOperation<Other>, operation: @escaping Operation, handler: ErrorHandler?
   ) {
     self.priority = other.priority
     self.dependencies = other.dependencies
     self.reporters = other.reporters
-    self.body = body
+    self.location = other.location
+    self.operation = operation
+    self.handler = handler
   }
 
   /// The same operation with its context transformed (action embedding, state lifting).
   func transformed<NewAction>(
     _ transform: @escaping @Sendable (EffectContext<NewAction>) -> EffectContext<Action>
   ) -> RunOperation<NewAction> {
-    let body = self.body
-    return RunOperation<NewAction>(copying: self) { context in await body(transform(context)) }
+    let operation = self.operation
+    let transformedOperation: RunOperation<NewAction>.Operation = { send in
+      try await operation(Send(transform(send.context)))
+    }
+    var transformedHandler: RunOperation<NewAction>.ErrorHandler?
+    if let handler = self.handler {
+      transformedHandler = { error, send in await handler(error, Send(transform(send.context))) }
+    }
+    return RunOperation<NewAction>(
+      copying: self, operation: transformedOperation, handler: transformedHandler)
   }
 
-  /// Runs the body with the captured dependencies and issue reporters re-installed.
-  func callAsFunction(_ context: EffectContext<Action>) async {
-    await DependencyValues.install(dependencies) {
-      await IssueReporters.$scoped.withValue(reporters) {
-        await body(context)
+  /// Whether the dependencies and issue reporters captured are the ones in force: an effect's
+  /// task inherits those of the send that started it, which are usually the same, and then
+  /// nothing is bound.
+  private var isContextInForce: Bool {
+    dependencies.areInstalled && reportersAreInForce
+  }
+
+  /// Runs the operation off the main actor, then marks the effect finished (on the effect's
+  /// own thread, before its bookkeeping hops back). The binding of the captured context and the
+  /// error handling are out of line: each async frame between an effect's task and the user's
+  /// code costs memory while the effect is suspended.
+  func perform(_ context: EffectContext<Action>) async {
+    if isContextInForce {
+      do {
+        try await operation(Send(context))
+      } catch {
+        await handle(error, Send(context))
       }
+    } else {
+      await runInstallingContext(context)
     }
     context.lifetime.markFinished()
+  }
+
+  /// Runs the operation with the captured dependencies and issue reporters bound.
+  private func runInstallingContext(_ context: EffectContext<Action>) async {
+    await DependencyValues.install(dependencies) {
+      await IssueReporters.$scoped.withValue(reporters) {
+        do {
+          try await operation(Send(context))
+        } catch {
+          await handle(error, Send(context))
+        }
+      }
+    }
+  }
+
+  /// Whether the reporters in force are the captured ones (the same array, or none).
+  private var reportersAreInForce: Bool {
+    switch (reporters, IssueReporters.scoped) {
+    case (nil, nil): true
+    case (let captured?, let current?):
+      captured.withUnsafeBufferPointer { captured in
+        current.withUnsafeBufferPointer { $0.baseAddress == captured.baseAddress }
+      }
+    default: false
+    }
+  }
+
+  /// Cancellation ends the effect quietly (URLSession, for one, throws `URLError.cancelled`
+  /// when cancelled); other errors go to the handler, or are reported.
+  private func handle(_ error: any Error, _ send: Send<Action>) async {
+    guard !(error is CancellationError || Task.isCancelled) else { return }
+    if let handler {
+      await handler(error, send)
+    } else {
+      reportUnhandled(error)
+    }
+  }
+
+  private func reportUnhandled(_ error: any Error) {
+    reportIssue(
+      """
+      An effect threw an error that nothing handled: \(String(reflecting: error)). \
+      Handle it with `catch:` on `.run`, or inside the operation.
+      """,
+      fileID: location.fileID, filePath: location.filePath, line: location.line,
+      column: location.column
+    )
   }
 }
 
@@ -65,16 +146,12 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
-    if let handler {
-      handleError = { error, context in await handler(error, Send(context)) }
-    }
-    return makeRun(
-      priority: priority,
-      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-      operation: { context in try await operation(Send(context)) },
-      catch: handleError
-    )
+    Self(
+      .run(
+        RunOperation(
+          priority: priority,
+          location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+          operation: operation, handler: handler)))
   }
 
   /// Runs `operation` asynchronously; it may change the reducer's `State` directly when its work
@@ -109,60 +186,20 @@ extension Effect {
     line: UInt = #line,
     column: UInt = #column
   ) -> Self {
-    var handleError: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
+    var handleError: RunOperation<Action>.ErrorHandler?
     if let handler {
-      handleError = { error, context in
-        await handler(error, Send(context), StateModifier<State>(context: context))
+      handleError = { error, send in
+        await handler(error, send, StateModifier<State>(context: send.context))
       }
     }
-    return makeRun(
-      priority: priority,
-      location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
-      operation: { context in
-        try await operation(Send(context), StateModifier<State>(context: context))
-      },
-      catch: handleError
-    )
-  }
-
-  /// The one place a `.run` effect's errors are handled: cancellation ends it quietly, other
-  /// errors go to `handler`, or are reported when there is none.
-  private static func makeRun(
-    priority: TaskPriority?,
-    location: IssueLocation,
-    operation: @escaping @Sendable (EffectContext<Action>) async throws -> Void,
-    catch handler: (@Sendable (any Error, EffectContext<Action>) async -> Void)?
-  ) -> Self {
-    Self(
+    return Self(
       .run(
-        RunOperation(priority: priority) { context in
-          do {
-            try await operation(context)
-          } catch {
-            guard !isCancellation(error) else { return }
-            if let handler {
-              await handler(error, context)
-            } else {
-              reportUnhandled(error, location: location)
-            }
-          }
-        }))
-  }
-
-  /// Cancellation ends an effect quietly, whatever error the cancelled work threw (URLSession,
-  /// for one, throws `URLError.cancelled`).
-  private static func isCancellation(_ error: any Error) -> Bool {
-    error is CancellationError || Task.isCancelled
-  }
-
-  private static func reportUnhandled(_ error: any Error, location: IssueLocation) {
-    reportIssue(
-      """
-      An effect threw an error that nothing handled: \(String(reflecting: error)). \
-      Handle it with `catch:` on `.run`, or inside the operation.
-      """,
-      fileID: location.fileID, filePath: location.filePath, line: location.line,
-      column: location.column
-    )
+        RunOperation(
+          priority: priority,
+          location: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+          operation: { send in
+            try await operation(send, StateModifier<State>(context: send.context))
+          },
+          handler: handleError)))
   }
 }

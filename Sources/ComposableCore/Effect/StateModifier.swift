@@ -15,12 +15,11 @@
 /// ```
 @MainActor
 public struct StateModifier<State>: Sendable {
-  private let apply: @MainActor @Sendable (StateModification) -> Void
-  private let lifetime: EffectLifetime
+  /// The effect: its lifetime, and where its modifications go.
+  private let effect: EffectLifetime
 
   nonisolated init<Action>(context: EffectContext<Action>) {
-    self.apply = context.modify
-    self.lifetime = context.lifetime
+    self.effect = context.lifetime
   }
 
   /// Applies `body` to the reducer's state, in order with the actions the store processes.
@@ -33,13 +32,13 @@ public struct StateModifier<State>: Sendable {
   ) {
     let location = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard !Task.isCancelled else { return }
-    guard !lifetime.isFinished else {
+    guard !effect.isFinished else {
       reportIssue(
         "An effect modified state after it had finished; the change was dropped.",
         fileID: fileID, filePath: filePath, line: line, column: column
       )
       return
     }
-    apply(StateModification(body, location: location))
+    effect.modify(StateModification(body, location: location))
   }
 }

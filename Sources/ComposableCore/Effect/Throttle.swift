@@ -152,7 +152,7 @@ struct ThrottleWindows {
         starting(effect, key: key)),
       key: Self.key(key, .deferred(lastGeneration)))
     guard let replaced else { return Self.cancellable(delayed, key: key) }
-    let cancelReplaced = Effect<Action>(.cancel(Self.key(key, .deferred(replaced))))
+    let cancelReplaced = Effect<Action>(.cancel(EffectKeys(Self.key(key, .deferred(replaced)))))
     return Self.cancellable(.merge(cancelReplaced, delayed), key: key)
   }
 

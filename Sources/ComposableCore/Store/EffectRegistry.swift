@@ -9,7 +9,8 @@ import Foundation
 /// Change notifications are delivered on the main actor, outside the lock.
 ///
 /// Complexity: register, finish and cancel are O(k) in the number of keys involved; in-flight
-/// queries are O(1).
+/// queries are O(1). An effect under one key (or none) costs no allocation here beyond its
+/// table entries.
 @usableFromInline
 package final class EffectRegistry: @unchecked Sendable {
   package typealias Token = UInt64
@@ -17,17 +18,18 @@ package final class EffectRegistry: @unchecked Sendable {
 
   private struct Record {
     let task: Task<Void, Never>
-    var keys: [EffectKey]
+    var keys: EffectKeys
     let origin: String?
     let lifetime: EffectLifetime?
 
-    /// `false` once the effect's operation returned, even before its bookkeeping ran.
-    var isRunning: Bool { lifetime?.isFinished != true }
+    /// `false` once the effect's operation returned, even before its bookkeeping ran. Read
+    /// with the registry's lock held.
+    var isRunning: Bool { lifetime?.isFinishedWhileLocked != true }
   }
 
   private struct Entries {
     var records: [Token: Record] = [:]
-    var tokensByKey: [EffectKey: Set<Token>] = [:]
+    var tokensByKey: [EffectKey: EffectTokens] = [:]
     /// Cancelled effects that have not stopped yet: no longer in flight under any key, but
     /// still awaited by `TestStore.finish()` and named by its diagnostics.
     var draining: [Token: Record] = [:]
@@ -40,12 +42,11 @@ package final class EffectRegistry: @unchecked Sendable {
     var effectsDidChange: Callback?
 
     /// Returns whether a key lost its last effect.
-    mutating func unindex(_ token: Token, keys: [EffectKey]) -> Bool {
+    mutating func unindex(_ token: Token, keys: EffectKeys) -> Bool {
       var emptied = false
       for key in keys {
         guard let index = tokensByKey.index(forKey: key) else { continue }
-        tokensByKey.values[index].remove(token)
-        if tokensByKey.values[index].isEmpty {
+        if tokensByKey.values[index].remove(token) {
           tokensByKey.remove(at: index)
           emptied = true
         }
@@ -53,24 +54,65 @@ package final class EffectRegistry: @unchecked Sendable {
       return emptied
     }
 
+    /// Takes the effect `token` out of flight (it is draining until it stops); answers its
+    /// task and whether a key lost its last effect.
+    mutating func takeOutOfFlight(_ token: Token) -> (task: Task<Void, Never>, emptied: Bool)? {
+      guard let record = records.removeValue(forKey: token) else { return nil }
+      draining[token] = record
+      return (record.task, unindex(token, keys: record.keys))
+    }
+
     /// The callbacks to run for these changes, or none while a batch holds them back.
-    mutating func notifications(keys: Bool, effects: Bool) -> [Callback] {
+    mutating func notifications(keys: Bool, effects: Bool) -> Notifications {
       if batchDepth > 0 {
         keysChangedInBatch = keysChangedInBatch || keys
         effectsChangedInBatch = effectsChangedInBatch || effects
-        return []
+        return Notifications()
       }
-      var callbacks: [Callback] = []
-      if keys, let keysDidChange { callbacks.append(keysDidChange) }
-      if effects, let effectsDidChange { callbacks.append(effectsDidChange) }
-      return callbacks
+      return Notifications(
+        keys: keys ? keysDidChange : nil, effects: effects ? effectsDidChange : nil)
     }
   }
 
-  private let lock = NSLock()
+  /// The tasks one cancellation took out of flight: usually one, kept without an array.
+  private struct CancelledTasks {
+    private var first: Task<Void, Never>?
+    private var others: [Task<Void, Never>] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ task: Task<Void, Never>) {
+      if first == nil { first = task } else { others.append(task) }
+    }
+
+    func cancelAll() {
+      first?.cancel()
+      for task in others { task.cancel() }
+    }
+  }
+
+  /// The change callbacks due (at most one of each kind), run outside the lock.
+  private struct Notifications: Sendable {
+    var keys: Callback?
+    var effects: Callback?
+
+    var isEmpty: Bool { keys == nil && effects == nil }
+
+    @MainActor
+    func send() {
+      keys?()
+      effects?()
+    }
+  }
+
+  private let lock = PlatformLock()
   private var entries = Entries()
 
   package init() {}
+
+  deinit {
+    lock.deallocate()
+  }
 
   private func withEntries<R>(_ body: (inout Entries) -> R) -> R {
     lock.lock()
@@ -78,9 +120,13 @@ package final class EffectRegistry: @unchecked Sendable {
     return body(&entries)
   }
 
-  @MainActor
-  private func notify(_ callbacks: [Callback]) {
-    for callback in callbacks { callback() }
+  /// Runs `body` holding the registry's lock, which also guards the small per-effect state of
+  /// this store (``EffectLifetime``, `StoreTask.Box`): one lock per store, none per effect.
+  /// `body` must not call back into the registry.
+  func withLock<R>(_ body: () -> R) -> R {
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
   }
 
   /// Called when the set of in-flight keys changes (not on every start or finish).
@@ -99,16 +145,15 @@ package final class EffectRegistry: @unchecked Sendable {
   package func batch(_ body: () -> Void) {
     withEntries { $0.batchDepth += 1 }
     body()
-    let callbacks = withEntries { entries -> [Callback] in
+    withEntries { entries -> Notifications in
       entries.batchDepth -= 1
-      guard entries.batchDepth == 0 else { return [] }
+      guard entries.batchDepth == 0 else { return Notifications() }
       let keys = entries.keysChangedInBatch
       let effects = entries.effectsChangedInBatch
       entries.keysChangedInBatch = false
       entries.effectsChangedInBatch = false
       return entries.notifications(keys: keys, effects: effects)
-    }
-    notify(callbacks)
+    }.send()
   }
 
   /// How many effects are running, including cancelled ones that have not stopped yet.
@@ -141,83 +186,91 @@ package final class EffectRegistry: @unchecked Sendable {
   }
 
   @MainActor
-  package func register(
-    _ token: Token, task: Task<Void, Never>, keys: [EffectKey], origin: String?,
+  func register(
+    _ token: Token, task: Task<Void, Never>, keys: EffectKeys, origin: String?,
     lifetime: EffectLifetime?
   ) {
-    let callbacks = withEntries { entries -> [Callback] in
+    withEntries { entries -> Notifications in
       entries.records[token] = Record(task: task, keys: keys, origin: origin, lifetime: lifetime)
       var keysChanged = false
       for key in keys {
-        if entries.tokensByKey[key] == nil { keysChanged = true }
-        entries.tokensByKey[key, default: []].insert(token)
+        if let index = entries.tokensByKey.index(forKey: key) {
+          entries.tokensByKey.values[index].insert(token)
+        } else {
+          entries.tokensByKey[key] = EffectTokens(token)
+          keysChanged = true
+        }
       }
-      return keysChanged ? entries.notifications(keys: true, effects: false) : []
-    }
-    notify(callbacks)
+      return keysChanged ? entries.notifications(keys: true, effects: false) : Notifications()
+    }.send()
   }
 
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   @MainActor
   package func finish(_ token: Token) {
-    let callbacks = withEntries { entries -> [Callback] in
+    withEntries { entries -> Notifications in
       if entries.draining.removeValue(forKey: token) != nil {
         return entries.notifications(keys: false, effects: true)
       }
-      guard let record = entries.records.removeValue(forKey: token) else { return [] }
+      guard let record = entries.records.removeValue(forKey: token) else { return Notifications() }
       let keysChanged = entries.unindex(token, keys: record.keys)
       return entries.notifications(keys: keysChanged, effects: true)
-    }
-    notify(callbacks)
+    }.send()
   }
 
-  /// Cancels every effect running under `key`: at once it is no longer in flight under any
-  /// key; it is tracked as draining until it has stopped. A no-op when nothing runs under `key`.
+  /// Cancels every effect running under any of `keys`: at once it is no longer in flight under
+  /// any key; it is tracked as draining until it has stopped. Keys with nothing in flight are
+  /// skipped. Observers hear of it once, however many keys.
+  @MainActor
+  func cancel(_ keys: EffectKeys) {
+    let (cancelled, notifications) = withEntries { entries -> (CancelledTasks, Notifications) in
+      var cancelled = CancelledTasks()
+      for key in keys {
+        // The key goes first, so its tokens are not copied while they are taken out.
+        guard let tokens = entries.tokensByKey.removeValue(forKey: key) else { continue }
+        for token in tokens {
+          if let (task, _) = entries.takeOutOfFlight(token) { cancelled.append(task) }
+        }
+      }
+      guard !cancelled.isEmpty else { return (cancelled, Notifications()) }
+      return (cancelled, entries.notifications(keys: true, effects: true))
+    }
+    // Outside the lock: a task's cancellation handler may call back in.
+    cancelled.cancelAll()
+    notifications.send()
+  }
+
+  /// Cancels every effect running under `key`, as cancelling under several keys does.
   @MainActor
   package func cancel(_ key: EffectKey) {
-    let (tasks, callbacks) = withEntries {
-      entries -> ([Task<Void, Never>], [Callback]) in
-      guard let tokens = entries.tokensByKey[key] else { return ([], []) }
-      var keysChanged = false
-      var tasks: [Task<Void, Never>] = []
-      for token in tokens {
-        guard let record = entries.records.removeValue(forKey: token) else { continue }
-        tasks.append(record.task)
-        entries.draining[token] = record
-        keysChanged = entries.unindex(token, keys: record.keys) || keysChanged
-      }
-      return (tasks, entries.notifications(keys: keysChanged, effects: true))
-    }
-    for task in tasks { task.cancel() }
-    notify(callbacks)
+    cancel(EffectKeys(key))
   }
 
   /// Cancels the effects with these tokens (those of one `StoreTask`), as ``cancel(_:)`` does,
   /// from any task: they are out of flight at once; observers hear of it on the main actor.
   package func cancel(tokens: some Sequence<Token>) {
-    let (tasks, callbacks) = withEntries {
-      entries -> ([Task<Void, Never>], [Callback]) in
+    let (tasks, notifications) = withEntries {
+      entries -> ([Task<Void, Never>], Notifications) in
       var keysChanged = false
       var tasks: [Task<Void, Never>] = []
       for token in tokens {
-        guard let record = entries.records.removeValue(forKey: token) else { continue }
-        tasks.append(record.task)
-        entries.draining[token] = record
-        keysChanged = entries.unindex(token, keys: record.keys) || keysChanged
+        guard let (task, emptied) = entries.takeOutOfFlight(token) else { continue }
+        tasks.append(task)
+        keysChanged = keysChanged || emptied
       }
-      guard !tasks.isEmpty else { return ([], []) }
+      guard !tasks.isEmpty else { return ([], Notifications()) }
       return (tasks, entries.notifications(keys: keysChanged, effects: true))
     }
     for task in tasks { task.cancel() }
-    if !callbacks.isEmpty {
-      Task { @MainActor in self.notify(callbacks) }
+    if !notifications.isEmpty {
+      Task { @MainActor in notifications.send() }
     }
   }
 
   /// Cancels everything (a test skipping in-flight effects), notifying observers.
   @MainActor
   package func cancelAll() {
-    notify(takeAll())
+    takeAll().send()
   }
 
   /// Cancels everything without notifying: for a store that is going away (its
@@ -226,17 +279,17 @@ package final class EffectRegistry: @unchecked Sendable {
     _ = takeAll()
   }
 
-  private func takeAll() -> [Callback] {
-    let (tasks, callbacks) = withEntries {
-      entries -> ([Task<Void, Never>], [Callback]) in
+  private func takeAll() -> Notifications {
+    let (tasks, notifications) = withEntries {
+      entries -> ([Task<Void, Never>], Notifications) in
       let all = entries.records
       entries.records = [:]
       entries.tokensByKey = [:]
       for (token, record) in all { entries.draining[token] = record }
-      guard !all.isEmpty else { return ([], []) }
+      guard !all.isEmpty else { return ([], Notifications()) }
       return (all.values.map(\.task), entries.notifications(keys: true, effects: true))
     }
     for task in tasks { task.cancel() }
-    return callbacks
+    return notifications
   }
 }

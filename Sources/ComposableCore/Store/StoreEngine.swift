@@ -61,10 +61,9 @@ package final class StoreEngine<State, Action: Sendable> {
   /// The dependencies in force when the store was created: every reduce runs with them (and
   /// so every effect captures them), as in TCA.
   @usableFromInline let dependencies: DependencyValues
-  /// How effect tasks are started (tests replace it before the first send).
-  package var startTask: EffectTaskStarter = { priority, operation in
-    Task(priority: priority, operation: operation)
-  }
+  /// How effect tasks are started when not as plain tasks (a test store sets it before the
+  /// first send).
+  package var startTask: EffectTaskStarter?
 
   // Bookkeeping below is touched only on the main actor, never by overlapping accesses, so
   // it skips the runtime's dynamic exclusivity checks (a large share of a send's cost).
@@ -122,7 +121,7 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// An action sent back by an effect: its own effects join the task of the send that started
   /// that effect.
-  private func receive(_ action: Action, into box: StoreTask.Box) {
+  func receive(_ action: Action, into box: StoreTask.Box) {
     if isDraining {
       queue.append(.action(action, .effect, .box(box)))
       return
@@ -132,7 +131,7 @@ package final class StoreEngine<State, Action: Sendable> {
     finishBatch()
   }
 
-  private func receive(_ modification: StateModification) {
+  func receive(_ modification: StateModification) {
     guard let body = modification.typed(as: State.self) else {
       StateModification.reportModificationTypeMismatch(modification, expected: State.self)
       return
@@ -193,7 +192,7 @@ package final class StoreEngine<State, Action: Sendable> {
       if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
       return
     }
-    start(effect, sink: sink, keys: [], origin: action)
+    start(effect, sink: sink, keys: EffectKeys(), origin: action)
     if !watchedChildren.isEmpty { cancelEffectsOfRemovedChildren() }
   }
 
@@ -225,7 +224,7 @@ package final class StoreEngine<State, Action: Sendable> {
   // MARK: Effects
 
   @usableFromInline
-  func start(_ effect: Effect<Action>, sink: EffectSink, keys: [EffectKey], origin: Action) {
+  func start(_ effect: Effect<Action>, sink: EffectSink, keys: EffectKeys, origin: Action) {
     switch effect.operation {
     case .none:
       return
@@ -243,9 +242,9 @@ package final class StoreEngine<State, Action: Sendable> {
         effects, keys: keys, origin: origin, box: resolve(sink), replies: resolveReplies(sink))
     case .cancellable(let key, let cancelInFlight, let effect):
       if cancelInFlight { registry.cancel(key) }
-      start(effect, sink: sink, keys: keys + [key], origin: origin)
-    case .cancel(let key):
-      registry.cancel(key)
+      start(effect, sink: sink, keys: keys.appending(key), origin: origin)
+    case .cancel(let keys):
+      registry.cancel(keys)
     case .watched(let key, let presence, let effect):
       if let isPresent = presence.typed(as: State.self) { watchedChildren[key] = isPresent }
       start(effect, sink: sink, keys: keys, origin: origin)
@@ -283,40 +282,25 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// Starts the task of a `.run` effect. An effect cancelled before its task began never runs.
   private func launch(
-    _ run: RunOperation<Action>, keys: [EffectKey], origin: Action, box: StoreTask.Box,
+    _ operation: RunOperation<Action>, keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
     let token = registry.makeToken()
-    let lifetime = EffectLifetime()
-    let context = EffectContext<Action>(
-      send: { [weak self] in self?.receive($0, into: replies) },
-      modify: { [weak self] in self?.receive($0) },
-      lifetime: lifetime
-    )
-    let registry = self.registry
-    // The task begins on the main actor, after the current reduce and batch: an effect
-    // cancelled before then (in the same turn) never runs its operation.
-    let task = startTask(run.priority) { @MainActor in
-      if Task.isCancelled {
-        lifetime.markFinished()
-      } else {
-        await run(context)
-      }
-      registry.finish(token)
-    }
-    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: lifetime)
+    let run = EffectRun(engine: self, operation: operation, replies: replies, token: token)
+    let task = startTask.map { $0(operation.priority, run.taskBody) } ?? run.startTask()
+    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: run)
     box.append(task, token: token)
   }
 
   /// Starts a concatenation: each step starts when the previous step's own work has finished
   /// (not the work of actions it sent, which joins `replies`).
   private func launchSequence(
-    _ effects: [Effect<Action>], keys: [EffectKey], origin: Action, box: StoreTask.Box,
+    _ effects: [Effect<Action>], keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
     let token = registry.makeToken()
     let registry = self.registry
-    let task = startTask(nil) { [weak self] in
+    let body: @Sendable () async -> Void = { [weak self] in
       for effect in effects {
         guard !Task.isCancelled else { break }
         let step = StoreTask.Box(registry: registry)
@@ -329,6 +313,7 @@ package final class StoreEngine<State, Action: Sendable> {
       }
       await Self.effectDidEnd(token, in: registry)
     }
+    let task = startTask?(nil, body) ?? Task(operation: body)
     registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
     box.append(task, token: token)
   }
@@ -336,7 +321,7 @@ package final class StoreEngine<State, Action: Sendable> {
   /// Starts one concatenation step outside any send, unless the concatenation was cancelled
   /// meanwhile (then it returns `false`).
   private func startStep(
-    _ effect: Effect<Action>, keys: [EffectKey], origin: Action, into step: StoreTask.Box,
+    _ effect: Effect<Action>, keys: EffectKeys, origin: Action, into step: StoreTask.Box,
     replies: StoreTask.Box
   ) -> Bool {
     guard !Task.isCancelled else { return false }

@@ -10,19 +10,23 @@
 /// started them, so its task does not wait for them (as in TCA); `TestStore.finish()` waits for
 /// every effect in flight. An effect of this send that was cancelled is waited for until its
 /// operation returns: from the cancellation on it can no longer send or modify state (its late
-/// answer never lands), but work that ignores cancellation keeps ``finish()`` waiting. A task
-/// whose effects never end (a timer) never finishes; cancel it. In tests, prefer the bounded
-/// `finish(timeout:)` that ComposableTesting adds.
+/// answer never lands), but work that ignores cancellation keeps ``finish(isolation:)``
+/// waiting. A task whose effects never end (a timer) never finishes; cancel it. In tests,
+/// prefer the bounded `finish(timeout:)` that ComposableTesting adds.
 public struct StoreTask: Sendable {
-  /// The tasks of one send; effects of that send add to it while they run.
+  /// The tasks of one send; effects of that send add to it while they run. Guarded by its
+  /// store's registry lock (no lock of its own).
   @usableFromInline
-  final class Box: Sendable {
+  final class Box: @unchecked Sendable {
     private struct Started {
       let task: Task<Void, Never>
       let token: EffectRegistry.Token
     }
 
-    private let started = LockIsolated<[Started]>([])
+    /// Guarded by `registry`'s lock: the first task (most sends start one effect, and need no
+    /// array), then the others.
+    private var first: Started?
+    private var others: [Started] = []
     /// The registry the tasks are registered in, so cancelling them takes them out of flight
     /// at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
@@ -33,16 +37,36 @@ public struct StoreTask: Sendable {
     }
 
     func append(_ task: Task<Void, Never>, token: EffectRegistry.Token) {
-      started.withValue { $0.append(Started(task: task, token: token)) }
+      let entry = Started(task: task, token: token)
+      registry.withLock {
+        if first == nil { first = entry } else { others.append(entry) }
+      }
+    }
+
+    /// The task at `position`, once that many have started.
+    func task(at position: Int) -> Task<Void, Never>? {
+      registry.withLock { started(at: position)?.task }
     }
 
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
-      started.withValue { $0[min(start, $0.count)...].map(\.task) }
+      registry.withLock { allStarted.dropFirst(start).map(\.task) }
+    }
+
+    /// Called with the registry's lock held.
+    private func started(at position: Int) -> Started? {
+      if position == 0 { return first }
+      return position - 1 < others.count ? others[position - 1] : nil
+    }
+
+    /// Called with the registry's lock held.
+    private var allStarted: [Started] {
+      guard let first else { return [] }
+      return [first] + others
     }
 
     func cancel() {
-      let all = started.current
+      let all = registry.withLock { allStarted }
       registry.cancel(tokens: all.map(\.token))
       for entry in all { entry.task.cancel() }
     }
@@ -69,15 +93,16 @@ public struct StoreTask: Sendable {
 
   /// Waits until every effect of the action has returned, including effects started meanwhile
   /// by actions they sent, and cancelled ones. Cancelling the waiting task cancels the effects.
-  public func finish() async {
+  ///
+  /// Waits on the caller's actor (on the main actor when called from it), so a round trip
+  /// `await store.send(.ping).finish()` makes no hop of its own.
+  public func finish(isolation: isolated (any Actor)? = #isolation) async {
     guard let box else { return }
     await withTaskCancellationHandler {
       var awaited = 0
-      while true {
-        let pending = box.tasks(from: awaited)
-        guard !pending.isEmpty else { return }
-        for task in pending { await task.value }
-        awaited += pending.count
+      while let task = box.task(at: awaited) {
+        await task.value
+        awaited += 1
       }
     } onCancel: {
       cancel()

@@ -1,9 +1,7 @@
-import Foundation
-
 /// A value guarded by a lock, usable from any isolation domain.
 ///
 /// `Synchronization.Mutex` needs macOS 15 / iOS 18; this package supports macOS 14 / iOS 17,
-/// so the core guards shared mutable state with `NSLock` instead.
+/// so the core guards shared mutable state with the platform's plain mutex instead.
 ///
 /// ```swift
 /// let counter = LockIsolated(0)
@@ -11,11 +9,15 @@ import Foundation
 /// ```
 public final class LockIsolated<Value>: @unchecked Sendable {
   private var value: Value
-  private let lock = NSLock()
+  private let lock = PlatformLock()
 
   /// Creates a lock-guarded box holding `value`.
   public init(_ value: Value) {
     self.value = value
+  }
+
+  deinit {
+    lock.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value and returns its result.

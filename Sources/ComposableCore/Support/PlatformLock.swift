@@ -1,0 +1,77 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The platform's plain mutex (`os_unfair_lock` on Apple platforms, `pthread_mutex_t`
+/// elsewhere) in one allocation of its own: `NSLock` costs an object and, on Linux, a mutex
+/// allocated beside it, and the core takes a lock for every effect.
+///
+/// Not recursive. The owner calls ``deallocate()`` once, in its `deinit`.
+///
+/// ```swift
+/// final class Counter: @unchecked Sendable {
+///   private let lock = PlatformLock()
+///   private var count = 0
+///   deinit { lock.deallocate() }
+///   func increment() { lock.withLock { count += 1 } }
+/// }
+/// ```
+@usableFromInline
+struct PlatformLock: @unchecked Sendable {
+  #if canImport(Darwin)
+    @usableFromInline typealias Primitive = os_unfair_lock
+  #else
+    @usableFromInline typealias Primitive = pthread_mutex_t
+  #endif
+
+  @usableFromInline let primitive: UnsafeMutablePointer<Primitive>
+
+  init() {
+    primitive = .allocate(capacity: 1)
+    #if canImport(Darwin)
+      primitive.initialize(to: os_unfair_lock())
+    #else
+      primitive.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(primitive, nil)
+    #endif
+  }
+
+  @inlinable
+  func lock() {
+    #if canImport(Darwin)
+      os_unfair_lock_lock(primitive)
+    #else
+      pthread_mutex_lock(primitive)
+    #endif
+  }
+
+  @inlinable
+  func unlock() {
+    #if canImport(Darwin)
+      os_unfair_lock_unlock(primitive)
+    #else
+      pthread_mutex_unlock(primitive)
+    #endif
+  }
+
+  /// Runs `body` holding the lock.
+  @inlinable
+  func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// Frees the mutex; the lock must not be used afterwards.
+  func deallocate() {
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(primitive)
+    #endif
+    primitive.deinitialize(count: 1)
+    primitive.deallocate()
+  }
+}
