@@ -3,6 +3,7 @@ import PackageDescription
 
 // System requirements (installed by `.ci/run` on a fresh Debian machine):
 //   - libcurl4-openssl-dev, for FoundationNetworking users and the live HTTP layer;
+//   - libsqlite3-dev (with the session extension, as Debian builds it), for SQLiteWorkspace;
 //   - git, for the Git-backed workspace integration;
 //   - fossil, for the Fossil integration's tests, benchmarks and `demo-cli --backend fossil`
 //     (the client itself speaks HTTP only).
@@ -25,6 +26,7 @@ let package = Package(
     .library(name: "WorkspaceHTTP", targets: ["WorkspaceHTTP"]),
     .library(name: "FossilWorkspace", targets: ["FossilWorkspace"]),
     .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
+    .library(name: "SQLiteWorkspace", targets: ["SQLiteWorkspace"]),
     .library(name: "ComposableWorkspaceTesting", targets: ["ComposableWorkspaceTesting"]),
     .executable(name: "demo-cli", targets: ["demo-cli"]),
   ],
@@ -105,6 +107,22 @@ let package = Package(
         "ProcessSupport", "WorkingCopySupport",
       ],
       path: "Sources/FossilWorkspace",
+      packageAccess: false
+    ),
+    // The system SQLite with the session extension declared (Debian: libsqlite3-dev).
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    // Live integration: a database-backed workspace on SQLite (the working database and a
+    // read-only reader of its exact baseline; changes as session-extension changesets).
+    .target(
+      name: "SQLiteWorkspace",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "CSQLite",
+        "WorkingCopySupport",
+      ],
+      path: "Sources/SQLiteWorkspace",
       packageAccess: false
     ),
     // Test support: the integration-contract conformance kit (links Testing/XCTest).
@@ -266,6 +284,13 @@ let package = Package(
         "ComposableAuthoring", "ComposableCore", "ComposableTesting", "ComposableWorkspace",
         "ComposableWorkspaceTesting", "FossilWorkspace", "HTTPTestSupport", "LoopbackHTTPServer",
         "ProcessTestSupport", "WorkspaceHTTP",
+      ]
+    ),
+    .testTarget(
+      name: "SQLiteWorkspaceTests",
+      dependencies: [
+        "ComposableAuthoring", "ComposableCore", "ComposableTesting", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "CSQLite", "SQLiteWorkspace",
       ]
     ),
     .testTarget(
