@@ -179,13 +179,21 @@ let package = Package(
       ],
       path: "Sources/DemoBackends/Fossil", packageAccess: false
     ),
+    .target(
+      name: "DemoSQLiteBackend",
+      dependencies: [
+        "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
+        "DemoBackendInterface", "SQLiteWorkspace",
+      ],
+      path: "Sources/DemoBackends/SQLite", packageAccess: false
+    ),
     .executableTarget(
       name: "demo-cli",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace",
         "ComposableAuthoringWorkspace", "WorkspaceDemoFeature", "DemoBackendInterface",
         "DemoGitBackend", "DemoHTTPBackend", "DemoHTTPProtocol", "DemoServer", "WorkspaceHTTP",
-        "DemoFossilBackend", "ProcessSupport", "WorkspaceJournal",
+        "DemoFossilBackend", "DemoSQLiteBackend", "ProcessSupport", "WorkspaceJournal",
       ],
       path: "Sources/demo-cli", packageAccess: false
     ),
@@ -317,9 +325,10 @@ let package = Package(
       dependencies: [
         "demo-cli", "ComposableAuthoring", "ComposableCore", "ComposableWorkspace",
         "DemoBackendInterface", "DemoFossilBackend", "DemoGitBackend", "DemoHTTPBackend",
-        "DemoHTTPProtocol", "DemoServer", "FossilWorkspace", "GitWorkspace", "HTTPTestSupport",
-        "LoopbackHTTPServer", "LoopbackSockets", "ProcessSupport", "ProcessTestSupport",
-        "WorkspaceDemoFeature", "WorkspaceHTTP", "WorkspaceJournal",
+        "DemoHTTPProtocol", "DemoServer", "DemoSQLiteBackend", "FossilWorkspace", "GitWorkspace",
+        "HTTPTestSupport", "LoopbackHTTPServer", "LoopbackSockets", "ProcessSupport",
+        "ProcessTestSupport", "SQLiteWorkspace", "WorkspaceDemoFeature", "WorkspaceHTTP",
+        "WorkspaceJournal",
       ]
     ),
   ]

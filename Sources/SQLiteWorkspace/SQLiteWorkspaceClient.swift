@@ -70,6 +70,12 @@ public struct SQLiteWorkspaceClient: WorkspaceIntegration {
     root.standardizedFileURL.appendingPathComponent(id.directoryName, isDirectory: true)
   }
 
+  /// The database of workspace `id` if it was prepared (reopened from disk when not open
+  /// yet), or `nil`. Local: it asks nothing of the remote and needs no capability.
+  public func preparedDatabase(for id: WorkspaceID) throws -> SQLiteWorkspaceDatabase? {
+    try SQLiteWorkspaceDatabase.existing(in: directory(for: id))
+  }
+
   public func prepareSource(
     _ id: WorkspaceID
   ) async throws -> WorkspaceSession<SQLiteWorkspaceDatabase> {
@@ -118,6 +124,15 @@ public struct SQLiteWorkspaceClient: WorkspaceIntegration {
       SQLiteProposalSubmission(
         idempotencyKey: request.idempotencyKey, title: request.title, summary: request.summary,
         author: context.identity.rawValue, target: baseline, changeset: changes.changeset))
+  }
+
+  /// Deletes workspace `id`'s local data — `<root>/<id>/`: the working database with its edits
+  /// and its baseline. The application's "remove local data" (Workspace never deletes
+  /// anything); it touches nothing remote, so it needs no capability. The workspace's database
+  /// value refuses every later call. Removing a workspace never prepared does nothing.
+  public func removeWorkingCopy(_ id: WorkspaceID) async throws {
+    let directory = directory(for: id)
+    try await serialized(directory) { try SQLiteWorkspaceDatabase.remove(in: directory) }
   }
 
   /// Every proposal on the remote, oldest first.

@@ -27,6 +27,9 @@ public enum SQLiteWorkspaceError: Error, Hashable, Sendable, CustomStringConvert
   case proposalKeyReused(key: String, existing: String)
   /// The baseline a call was given is not the one installed in the workspace database.
   case baselineNotInstalled(given: WorkspaceBranchReference, installed: WorkspaceBranchReference)
+  /// The workspace was removed (``SQLiteWorkspaceClient/removeWorkingCopy(_:)``); its database
+  /// value no longer works.
+  case removed(String)
   /// A file operation failed (disk full, permissions…); what it was writing is unchanged.
   case io(String)
   /// The proposal's changes do not apply to its target's current head: nothing was merged.
@@ -54,6 +57,7 @@ public enum SQLiteWorkspaceError: Error, Hashable, Sendable, CustomStringConvert
     case .baselineNotInstalled(let given, let installed):
       "the workspace database has \(installed) installed, not \(given)"
     case .io(let message): message
+    case .removed(let path): "the workspace at \(path) was removed"
     case .mergeConflict(let proposal, let conflicts):
       "proposal \(proposal) does not apply to its target's head (nothing was merged): "
         + conflicts.map(\.description).joined(separator: "; ")

@@ -19,6 +19,18 @@ final class CommandExecutor {
 
   var state: WorkspaceDemoFeature.State { host.state }
 
+  /// Writes the ready working copy through to the backend's storage, when it keeps one there;
+  /// why it could not, or `nil`.
+  private func keepWorkingCopy() async -> String? {
+    guard let keep = host.keepWorkingCopy, let session = host.session else { return nil }
+    do {
+      try await keep(session.source)
+      return nil
+    } catch {
+      return "the working copy could not be written to \(host.backend.placeDescription): \(error)"
+    }
+  }
+
   /// Runs `command`. Issues the feature reports while it runs become a failure line.
   func execute(_ command: Command) async -> CommandOutcome {
     let collector = IssueCollector()
@@ -27,6 +39,7 @@ final class CommandExecutor {
     var outcome = await withIssueReporters([collector]) {
       await self.run(command)
     }
+    if let failure = await keepWorkingCopy() { outcome.fail(failure) }
     outcome.lines = before.lines + outcome.lines + (await announcements()).lines
     let issues = collector.drain()
     // A reported problem means the command did not do what its result lines may claim.

@@ -27,6 +27,9 @@ final class DemoHost {
   /// What the backend announces between commands (a demo server's live channel, a Fossil
   /// server's watched head); `nil` for a backend that announces nothing.
   let live: (any LiveChannel)?
+  /// Writes the working copy through to the backend's storage after a command (a working
+  /// database outside tools read); `nil` when the backend stores it only at workspace calls.
+  let keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)?
   /// How the in-memory system's commits are made durable (with `--state`: the state file is
   /// written, the system with it), like a server's before it answers; `nil` keeps nothing.
   private let systemCommits = LockIsolated<(@Sendable () async throws -> Void)?>(nil)
@@ -48,6 +51,7 @@ final class DemoHost {
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
     self.live = clients.live
+    self.keepWorkingCopy = clients.keepWorkingCopy
     var application = clients.application
     if backend.remote == nil {
       // The in-memory system is this process's remote: a record it created exists only once

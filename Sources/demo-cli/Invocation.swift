@@ -6,7 +6,8 @@ import Foundation
 ///
 /// ```
 /// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new
-///          | fossil --remote URL|new] [--state FILE] [--no-color] [walk | repl]
+///          | fossil --remote URL|new | sqlite --remote PATH|new] [--state FILE] [--no-color]
+///          [walk | repl]
 /// demo-cli serve [--port N]
 /// demo-cli --help | help
 /// ```
@@ -118,9 +119,12 @@ struct Invocation: Equatable, Sendable {
     case ("fossil", nil): throw .fossilWithoutRemote
     case ("fossil", "new"?): invocation.backend = .fossil(.new)
     case ("fossil", let url?): invocation.backend = .fossil(.existing(url))
+    case ("sqlite", nil): throw .sqliteWithoutRemote
+    case ("sqlite", "new"?): invocation.backend = .sqlite(.new)
+    case ("sqlite", let path?): invocation.backend = .sqlite(.existing(path))
     case (let other, _):
       throw .invalidValue(
-        option: "--backend", value: other, expected: "memory, git, http or fossil")
+        option: "--backend", value: other, expected: "memory, git, http, fossil or sqlite")
     }
     return invocation
   }
@@ -155,6 +159,7 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case gitWithoutRemote
   case httpWithoutRemote
   case fossilWithoutRemote
+  case sqliteWithoutRemote
   case portWithoutServe
   case notWithServe(String)
 
@@ -167,13 +172,15 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unexpectedArgument(let argument): "unexpected argument '\(argument)'"
     case .invalidValue(let option, let value, let expected):
       "\(option) takes \(expected), not '\(value)'"
-    case .remoteWithoutBackend: "--remote needs --backend git, http or fossil"
+    case .remoteWithoutBackend: "--remote needs --backend git, http, fossil or sqlite"
     case .gitWithoutRemote:
       "--backend git needs --remote PATH (an existing repository) or --remote new"
     case .httpWithoutRemote:
       "--backend http needs --remote URL (a running 'demo-cli serve') or --remote new"
     case .fossilWithoutRemote:
       "--backend fossil needs --remote URL (a Fossil server) or --remote new"
+    case .sqliteWithoutRemote:
+      "--backend sqlite needs --remote PATH (a SQLite remote's file) or --remote new"
     case .portWithoutServe: "--port goes with serve"
     case .notWithServe(let option): "\(option) does not go with serve"
     }
@@ -190,6 +197,9 @@ enum BackendChoice: Equatable, Sendable {
   case http(ServerChoice)
   /// `--backend fossil --remote URL|new`: everything on a Fossil server, sign-in included.
   case fossil(FossilRemoteSetup.Choice)
+  /// `--backend sqlite --remote PATH|new`: the catalogue in a SQLite remote, the workspace a
+  /// SQLite working database.
+  case sqlite(RemoteChoice)
 
   /// The name `--backend` takes (and a state file records).
   var name: String {
@@ -198,6 +208,7 @@ enum BackendChoice: Equatable, Sendable {
     case .git: "git"
     case .http: "http"
     case .fossil: "fossil"
+    case .sqlite: "sqlite"
     }
   }
 
@@ -208,6 +219,7 @@ enum BackendChoice: Equatable, Sendable {
     case .git(let choice): choice == .new
     case .http(let choice): choice == .new
     case .fossil(let choice): choice == .new
+    case .sqlite(let choice): choice == .new
     }
   }
 }

@@ -4,8 +4,9 @@ import Foundation
 import WorkspaceDemoFeature
 
 /// The backend a run uses, opened: the in-memory system, a Git remote (created, or checked
-/// and seeded when empty), a demo server over HTTP (see `OpenedBackend+HTTP.swift`) or a
-/// Fossil server (see `OpenedBackend+Fossil.swift`). Working copies on disk go beside the state
+/// and seeded when empty), a demo server over HTTP (see `OpenedBackend+HTTP.swift`), a
+/// Fossil server (see `OpenedBackend+Fossil.swift`) or a SQLite remote (see
+/// `OpenedBackend+SQLite.swift`). Working copies on disk go beside the state
 /// file (`FILE.workspaces`) or in the run's private temporary folder.
 @MainActor
 struct OpenedBackend {
@@ -31,6 +32,7 @@ struct OpenedBackend {
     switch saved.backendName {
     case "http": return "the demo server \(remote)"
     case "fossil": return "the Fossil server \(remote)"
+    case "sqlite": return "the SQLite remote \(remote)"
     default: return "the Git remote \(remote)"
     }
   }
@@ -55,6 +57,8 @@ struct OpenedBackend {
       return await openServer(choice, statePath: invocation.statePath, saved: saved, sink: sink)
     case .fossil(let choice):
       return await openFossil(choice, invocation, saved: saved, sink: sink)
+    case .sqlite(let choice):
+      return await openSQLite(choice, invocation, saved: saved, sink: sink)
     }
   }
 
@@ -71,7 +75,11 @@ struct OpenedBackend {
           + "add --backend \(saved.backendName) --remote \(remote)")
     }
     guard saved.backendName != choice.name || choice.isNew else { return nil }
-    let this = if case .git = choice { "this remote" } else { "this server" }
+    let this =
+      switch choice {
+      case .git, .sqlite: "this remote"
+      default: "this server"
+      }
     return Refusal("the state file \(path) belongs to \(owner(of: saved)), not to \(this)")
   }
 

@@ -1,13 +1,13 @@
 /// The tool's `--help` text and usage line.
 enum ToolHelp {
   static let usage =
-    "usage: demo-cli [--backend git|http|fossil --remote PATH|URL|new] [--state FILE] "
+    "usage: demo-cli [--backend git|http|fossil|sqlite --remote PATH|URL|new] [--state FILE] "
     + "[--no-color] [walk | repl | serve [--port N] | help]"
 
   static var text: String {
     var lines = [
       "demo-cli — the Composable Workspace demo on an in-memory system, a Git remote, a demo",
-      "server over HTTP or a Fossil server",
+      "server over HTTP, a Fossil server or a SQLite remote",
       "",
       usage,
       "",

@@ -97,7 +97,7 @@ struct Walk {
     guard await perform(.merge(proposalID: p1.record.id)) != nil else { return false }
     let merged = await mergedRevision(of: p1.record.id)
     if let merged, merged == p1.record.contentRevision {
-      narrator.note("a fast-forward: \(p1.label)'s own commit is the branch's new head")
+      narrator.note("a fast-forward: \(p1.label)'s own revision is the branch's new head")
     }
     narrator.note("\(p2.label) stays open against \(Describe.reference(first))")
     let announced = await liveNotice(merging: p1, into: merged)

@@ -47,7 +47,7 @@ struct GitBackendTests {
       "P2 is \(key)",
       "The reviewer merges P1",
       "✓ \(key) merged: published@\(second) is the new head",
-      "a fast-forward: P1's own commit is the branch's new head",
+      "a fast-forward: P1's own revision is the branch's new head",
       "✓ baseline refreshed: published@\(first) → published@\(second)",
       "working copy reset to the baseline published@\(second) · 4 events",
       "✓ proposal \(key) · content \(hash) · target published@\(second)\n",

@@ -49,8 +49,21 @@ struct InvocationTests {
     }
     #expect(
       throws: UsageError.invalidValue(
-        option: "--backend", value: "svn", expected: "memory, git, http or fossil")
+        option: "--backend", value: "svn", expected: "memory, git, http, fossil or sqlite")
     ) { try Invocation.parse(["--backend", "svn"]) }
+  }
+
+  @Test("--backend sqlite takes --remote PATH or --remote new")
+  func sqlite() throws {
+    #expect(
+      try Invocation.parse(["--backend", "sqlite", "--remote", "new"])
+        == Invocation(mode: .walk, backend: .sqlite(.new)))
+    #expect(
+      try Invocation.parse(["repl", "--backend=sqlite", "--remote=/srv/catalogue.sqlite"])
+        == Invocation(mode: .repl, backend: .sqlite(.existing("/srv/catalogue.sqlite"))))
+    #expect(throws: UsageError.sqliteWithoutRemote) {
+      try Invocation.parse(["--backend", "sqlite"])
+    }
   }
 
   @Test("--backend http takes --remote URL or --remote new; serve takes --port")

@@ -53,7 +53,7 @@ public struct GitBackend: DemoBackend {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
-    let capability = Self.capability(system: accounts, credentials: credentials)
+    let capability = accounts.honouredCapability(of: credentials)
     let git = GitWorkspaceClient(
       configuration: GitWorkspaceConfiguration(
         remote: location, root: root, defaultBranch: Self.publishedBranch, headGuard: headGuard),
@@ -68,21 +68,5 @@ public struct GitBackend: DemoBackend {
       catalogue: catalogue.client,
       localData: LocalWorkspaceDataClient { id in try await git.removeWorkingCopy(id) })
     return DemoBackendClients(application: application, reader: catalogue)
-  }
-
-  /// The current authoring capability, as the server sees it: the context Authoring validated
-  /// (`credentials.capability`), if the system still honours its grant for the signed-in
-  /// session (else `nil`, which the Git client answers with
-  /// `WorkspaceAuthorizationError.invalidated`).
-  static func capability(system: DemoSystem, credentials: DemoCredentials)
-    -> @Sendable () async -> AuthoringContext?
-  {
-    {
-      guard let context = credentials.capability.current,
-        let session = credentials.current.session,
-        (try? await system.validate(grantID: context.grant.rawValue, token: session.token)) != nil
-      else { return nil }
-      return context
-    }
   }
 }

@@ -59,12 +59,18 @@ public struct DemoBackendClients: Sendable {
   /// What the backend announces on its own between commands (a server's live channel, a
   /// watched branch head, the server ending the session); `nil` when it announces nothing.
   public var live: (any LiveChannel)?
+  /// Writes the working copy through to where the backend keeps it, so outside tools see
+  /// every edit (a working database); the host calls it after each command that may have
+  /// edited. `nil` for a backend that stores the working copy only at workspace calls.
+  public var keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)?
 
   public init(
-    application: DemoClients, reader: any CatalogueReader, live: (any LiveChannel)? = nil
+    application: DemoClients, reader: any CatalogueReader, live: (any LiveChannel)? = nil,
+    keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)? = nil
   ) {
     self.application = application
     self.reader = reader
     self.live = live
+    self.keepWorkingCopy = keepWorkingCopy
   }
 }

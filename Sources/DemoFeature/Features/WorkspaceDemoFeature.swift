@@ -36,10 +36,13 @@ public struct WorkspaceDemoFeature: Reducer {
     /// The proposals the catalogue listed last.
     public var listedProposals: [DemoProposal] = []
 
+    /// The workspace the demo edits (a backend's working copy is named after it).
+    public static let workspaceID: WorkspaceID = "events"
+
     public init(
       session: DemoSession? = nil,
       editing: Editing.State = Editing.State(
-        workspace: WorkspaceState(id: "events"), content: .init())
+        workspace: WorkspaceState(id: workspaceID), content: .init())
     ) {
       self.session = session
       self.editing = editing

@@ -17,7 +17,7 @@ import Foundation
 /// let client = SQLiteWorkspaceClient(remote: remote, root: workspaces, capability: capability)
 /// ```
 ///
-/// Revision ids are `r1`, `r2`, …; proposal ids `p1`, `p2`, …, both in creation order.
+/// Revision ids are `r1`, `r2`, …; proposal ids `P1`, `P2`, …, both in creation order.
 public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
   /// The store's file.
   public let path: String
@@ -160,17 +160,6 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
       }
       return try Self.image(of: number, on: db)
     }
-  }
-
-  /// Runs a read-only query on the database of `revision` (a reviewer's look at a revision,
-  /// without a workspace).
-  public func rows(
-    _ sql: String, _ values: [SQLiteValue] = [], at revision: String
-  ) async throws -> [[SQLiteValue]] {
-    let image = try await image(of: revision)
-    let db = try SQLiteConnection.inMemory(image: image)
-    try db.execute("PRAGMA query_only = ON")
-    return try db.rows(sql, values)
   }
 
   // MARK: Proposals
@@ -367,13 +356,14 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
   }
 
   static func revisionID(_ number: Int64) -> String { "r\(number)" }
-  static func proposalID(_ number: Int64) -> String { "p\(number)" }
+  static func proposalID(_ number: Int64) -> String { "P\(number)" }
 
   static func revisionNumber(_ id: String) -> Int64? {
     id.hasPrefix("r") ? Int64(id.dropFirst()) : nil
   }
 
+  /// `P7` (or `p7`) → 7.
   static func proposalNumber(_ id: String) -> Int64? {
-    id.hasPrefix("p") ? Int64(id.dropFirst()) : nil
+    id.hasPrefix("P") || id.hasPrefix("p") ? Int64(id.dropFirst()) : nil
   }
 }

@@ -32,6 +32,22 @@ public protocol SQLiteWorkspaceRemote: Sendable {
   func merge(proposalID id: String) async throws -> WorkspaceBranchReference
 }
 
+extension SQLiteWorkspaceRemote {
+  /// Runs a read-only query on the database of `revision` (a reviewer's look at a revision,
+  /// without a workspace), in a private in-memory copy of it.
+  ///
+  /// ```swift
+  /// let titles = try await remote.rows("SELECT title FROM events ORDER BY id", at: "r3")
+  /// ```
+  public func rows(
+    _ sql: String, _ values: [SQLiteValue] = [], at revision: String
+  ) async throws -> [[SQLiteValue]] {
+    let db = try SQLiteConnection.inMemory(image: try await image(of: revision))
+    try db.execute("PRAGMA query_only = ON")
+    return try db.rows(sql, values)
+  }
+}
+
 /// What a client sends to create a proposal.
 public struct SQLiteProposalSubmission: Hashable, Sendable, Codable {
   /// The publication attempt's key (`ProposalRequest.idempotencyKey`).
@@ -83,7 +99,7 @@ public struct SQLiteProposal: Hashable, Sendable, Codable, CustomStringConvertib
 
   public var isMerged: Bool { mergedRevision != nil }
 
-  /// `p2 "Add Porto" by ada → main@r3 (open)`.
+  /// `P2 "Add Porto" by ada → main@r3 (open)`.
   public var description: String {
     "\(record.id) \"\(title)\" by \(author) → \(record.target) "
       + (mergedRevision.map { "(merged in \($0))" } ?? "(open)")

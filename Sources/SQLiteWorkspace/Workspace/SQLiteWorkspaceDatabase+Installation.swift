@@ -31,6 +31,17 @@ extension SQLiteWorkspaceDatabase {
     }
   }
 
+  /// Deletes the workspace in `directory` (its working database with its edits, its baseline):
+  /// the open value of it, if any, answers ``SQLiteWorkspaceError/removed(_:)`` from then on.
+  static func remove(in directory: URL) throws {
+    let key = directory.standardizedFileURL.path
+    try opened.withValue { table in
+      table.removeValue(forKey: key)?.database?.markRemoved()
+      guard FileManager.default.fileExists(atPath: directory.path) else { return }
+      try FileManager.default.removeItem(at: directory)
+    }
+  }
+
   /// Creates the workspace database in `directory` from `image`, the database of `baseline`.
   ///
   /// The working database appears under its name only once complete: a crash leaves either

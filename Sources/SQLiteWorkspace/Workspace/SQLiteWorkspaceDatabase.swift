@@ -35,6 +35,8 @@ public final class SQLiteWorkspaceDatabase: @unchecked Sendable, Hashable, Custo
   /// The workspace's folder.
   public let directory: URL
   private let connections: QueueConfined<Connections>
+  /// Set when the workspace was removed: every later call is refused.
+  private let isRemoved = LockIsolated(false)
 
   struct Connections {
     /// The working database (`main`), with the baseline attached read-only as `baseline`.
@@ -98,8 +100,11 @@ public final class SQLiteWorkspaceDatabase: @unchecked Sendable, Hashable, Custo
   func perform<T: Sendable>(
     _ body: @escaping @Sendable (inout Connections) throws -> T
   ) async throws -> T {
-    try await connections.perform(body)
+    guard !isRemoved.current else { throw SQLiteWorkspaceError.removed(directory.path) }
+    return try await connections.perform(body)
   }
+
+  func markRemoved() { isRemoved.setValue(true) }
 
   public static func == (lhs: SQLiteWorkspaceDatabase, rhs: SQLiteWorkspaceDatabase) -> Bool {
     lhs === rhs

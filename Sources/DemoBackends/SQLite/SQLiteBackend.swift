@@ -1,0 +1,78 @@
+import ComposableAuthoring
+import ComposableWorkspace
+import DemoBackendInterface
+import Foundation
+import SQLiteWorkspace
+import WorkspaceDemoFeature
+
+/// The demo on a SQLite remote: the catalogue is the `events` table (``EventTable``) of the
+/// remote's `published` branch, each workspace a SQLite working database, proposals the SQLite
+/// client's changesets. Accounts, sessions and admission stay on the in-memory system.
+///
+/// ```swift
+/// let opened = try await SQLiteRemoteSetup().open(path: nil)
+/// let backend = SQLiteBackend(remote: opened.remote, root: workingCopiesFolder)
+/// ```
+///
+/// At any moment `sqlite3 <root>/<workspace>/working.sqlite 'select * from events'` shows the
+/// working copy: the host writes every edit through (``DemoBackendClients/keepWorkingCopy``).
+public struct SQLiteBackend: DemoBackend {
+  /// The remote store.
+  public let store: SQLiteRemoteStore
+  /// Where the working databases are kept: one folder per workspace id.
+  public let root: URL
+  /// Where accounts, sessions and admission are kept.
+  public let accounts: DemoSystem
+
+  public init(remote: SQLiteRemoteStore, root: URL, system: DemoSystem = DemoSystem()) {
+    self.store = remote
+    self.root = root
+    self.accounts = system
+  }
+
+  public var system: DemoSystem? { accounts }
+
+  public var remote: String? { store.path }
+
+  public var name: String { "sqlite" }
+
+  public var placeDescription: String { "the SQLite remote \(store.path)" }
+
+  /// The branch a new workspace is prepared on, and the other seeded branch.
+  static let publishedBranch: BranchName = "published"
+  static let festivalBranch: BranchName = "festival"
+
+  /// The working database of workspace `id` (whether or not it was prepared yet).
+  public func workingDatabase(of id: WorkspaceID) -> URL {
+    client(capability: { nil }).directory(for: id).appendingPathComponent("working.sqlite")
+  }
+
+  public func clients(
+    credentials: DemoCredentials,
+    workingCopies: [WorkspaceSession<EventWorkingCopy>]
+  ) -> DemoBackendClients {
+    let sqlite = client(capability: accounts.honouredCapability(of: credentials))
+    let catalogue = SQLiteCatalogue(remote: store, root: root)
+    let application = DemoClients(
+      credentials: credentials,
+      auth: .demo(system: accounts, credentials: credentials),
+      authoring: .demo(system: accounts, credentials: credentials),
+      workspace: .sqlite(sqlite),
+      catalogue: catalogue.client,
+      localData: LocalWorkspaceDataClient { id in try await sqlite.removeWorkingCopy(id) })
+    return DemoBackendClients(
+      application: application, reader: catalogue,
+      keepWorkingCopy: { source in
+        guard let database = try sqlite.preparedDatabase(for: source.workspace) else { return }
+        let events = Array(source.events)
+        try await database.write { db in try EventTable.write(events, to: db) }
+      })
+  }
+
+  private func client(
+    capability: @escaping @Sendable () async -> AuthoringContext?
+  ) -> SQLiteWorkspaceClient {
+    SQLiteWorkspaceClient(
+      remote: store, root: root, defaultBranch: Self.publishedBranch, capability: capability)
+  }
+}
