@@ -267,6 +267,7 @@ let package = Package(
       dependencies: [
         "ComposableAuthoring", "ComposableAuthoringWorkspace", "ComposableCore",
         "ComposableTesting", "ComposableWorkspace", "ComposableWorkspaceTesting",
+        "SQLiteWorkspace",
       ]
     ),
     // Bounded waits, signals and report logs shared by the two HTTP test targets.

@@ -12,22 +12,34 @@ import Testing
 @MainActor
 @Suite("Downstream guide")
 struct GuideTests {
-  @Test("Every snippet of the README's guide is, word for word, code this target compiles")
+  /// The documents whose marked snippets are this target's code: the README's guide and the
+  /// DocC articles that show an integration in use.
+  static let documents = [
+    "README.md", "Sources/SQLiteWorkspace/Documentation.docc/ADatabaseBackedWorkspace.md",
+  ]
+
+  @Test("Every snippet of the README's guide and the articles is, word for word, compiled code")
   func snippetsAreCompiled() throws {
-    let readme = try String(
-      contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let snippets = Self.markedSnippets(in: readme)
+    var snippets: [(name: String, code: String, document: String)] = []
+    for document in Self.documents {
+      let text = try String(
+        contentsOf: Self.packageRoot.appendingPathComponent(document), encoding: .utf8)
+      snippets += Self.markedSnippets(in: text).map { ($0.name, $0.code, document) }
+    }
     let regions = try Self.regions()
     #expect(!regions.isEmpty)
     for (name, code) in regions {
       let shown = snippets.filter { $0.name == name }
-      #expect(shown.count == 1, "the README shows region \(name) \(shown.count) times, not once")
+      #expect(shown.count == 1, "the documents show region \(name) \(shown.count) times, not once")
       if let snippet = shown.first {
-        #expect(snippet.code == code, "README snippet \(name) differs from the compiled code")
+        #expect(
+          snippet.code == code,
+          "\(snippet.document): snippet \(name) differs from the compiled code")
       }
     }
     for snippet in snippets where snippet.name != "manifest" && regions[snippet.name] == nil {
-      Issue.record("README snippet \(snippet.name) has no compiled region of that name")
+      Issue.record(
+        "\(snippet.document): snippet \(snippet.name) has no compiled region of that name")
     }
   }
 
@@ -167,7 +179,7 @@ struct GuideTests {
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   }
 
-  /// The README's code blocks announced by a `<!-- guide: NAME -->` line.
+  /// A document's code blocks announced by a `<!-- guide: NAME -->` line.
   static func markedSnippets(in readme: String) -> [(name: String, code: String)] {
     var snippets: [(name: String, code: String)] = []
     var lines = readme.split(separator: "\n", omittingEmptySubsequences: false)[...]
