@@ -166,8 +166,8 @@ let package = Package(
     .target(
       name: "DemoServer",
       dependencies: [
-        "ComposableCore", "WorkspaceDemoFeature", "DemoHTTPProtocol", "LoopbackHTTPServer",
-        "WorkspaceHTTP",
+        "ComposableCore", "ComposableWorkspace", "WorkspaceDemoFeature", "DemoHTTPProtocol",
+        "DemoSQLiteCatalogue", "LoopbackHTTPServer", "SQLiteWorkspace", "WorkspaceHTTP",
       ],
       path: "Sources/DemoServer", packageAccess: false
     ),
@@ -179,11 +179,17 @@ let package = Package(
       ],
       path: "Sources/DemoBackends/Fossil", packageAccess: false
     ),
+    // The demo's catalogue as a SQLite table, shared by its SQLite backend and its server.
+    .target(
+      name: "DemoSQLiteCatalogue",
+      dependencies: ["ComposableWorkspace", "WorkspaceDemoFeature", "SQLiteWorkspace"],
+      path: "Sources/DemoBackends/SQLiteCatalogue", packageAccess: false
+    ),
     .target(
       name: "DemoSQLiteBackend",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
-        "DemoBackendInterface", "SQLiteWorkspace",
+        "DemoBackendInterface", "DemoSQLiteCatalogue", "SQLiteWorkspace",
       ],
       path: "Sources/DemoBackends/SQLite", packageAccess: false
     ),

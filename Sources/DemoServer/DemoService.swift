@@ -56,15 +56,18 @@ public final class DemoService: Sendable {
   private let endpoints: Endpoints
   private let router: HTTPRouter
 
-  /// A service over `system` (a freshly seeded one by default).
-  public init(system: DemoSystem = DemoSystem(), configuration: Configuration = Configuration()) {
+  /// A service over `system`: a freshly seeded in-memory `DemoSystem` by default, or a
+  /// ``DurableDemoSystem`` that keeps everything in a SQLite file.
+  public init(
+    system: any ServedSystem = DemoSystem(), configuration: Configuration = Configuration()
+  ) {
     let endpoints = Endpoints(system: system, configuration: configuration)
     self.endpoints = endpoints
     self.router = endpoints.router()
   }
 
   /// The system behind the protocol (tests act on it directly, as another client would).
-  public var system: DemoSystem { endpoints.system }
+  public var system: any ServedSystem { endpoints.system }
 
   /// How many announcements the event channel has made.
   public var announcementCount: Int { endpoints.announcements.lastID }
@@ -84,7 +87,7 @@ public final class DemoService: Sendable {
 
 /// The service's state and its endpoints, one method per route (see the extensions).
 final class Endpoints: Sendable {
-  let system: DemoSystem
+  let system: any ServedSystem
   let configuration: DemoService.Configuration
   let sessions: CookieSessions
   let door = LoginDoor()
@@ -92,7 +95,7 @@ final class Endpoints: Sendable {
   let inFlight = InFlightKeys()
   let fingerprints = PayloadFingerprints()
 
-  init(system: DemoSystem, configuration: DemoService.Configuration) {
+  init(system: any ServedSystem, configuration: DemoService.Configuration) {
     self.system = system
     self.configuration = configuration
     self.sessions = CookieSessions(rotation: configuration.cookieRotation)
@@ -198,7 +201,9 @@ final class Endpoints: Sendable {
       return .idempotency(.keyReused)
     case .proposalNotOpen:
       return .problem(409, .notOpen, "Not open", error.description)
-    case .counterExhausted:
+    case .mergeConflict:
+      return .problem(409, .mergeConflict, "Merge conflict", error.description)
+    case .counterExhausted, .unavailable:
       return .problem(503, .other, "Unavailable", error.description)
     }
   }

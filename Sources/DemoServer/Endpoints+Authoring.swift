@@ -36,10 +36,15 @@ extension Endpoints {
   func relinquishGrant(_ request: HTTPServerRequest) async -> HTTPServerResponse {
     await asSession(request) { caller in
       let id = request.pathParameters["id"] ?? ""
-      if (try? await system.validate(grantID: id, token: caller.session.token)) != nil {
-        await system.revoke(grantID: id)
+      guard (try? await system.validate(grantID: id, token: caller.session.token)) != nil else {
+        return .status(204)
       }
-      return .status(204)
+      do throws(DemoError) {
+        try await system.revoke(grantID: id)
+        return .status(204)
+      } catch {
+        return Self.refusal(error)
+      }
     }
   }
 

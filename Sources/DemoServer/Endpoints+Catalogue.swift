@@ -7,12 +7,15 @@ extension Endpoints {
   /// `GET /v1/branches`.
   func branches(_ request: HTTPServerRequest) async -> HTTPServerResponse {
     await read(request) {
-      var branches: [DemoAPI.Branch] = []
-      for name in await system.branches() {
-        guard let head = try? await system.head(of: name) else { continue }
-        branches.append(DemoAPI.Branch(name: name, head: head.id))
+      do throws(DemoError) {
+        var branches: [DemoAPI.Branch] = []
+        for name in try await system.branches() {
+          branches.append(DemoAPI.Branch(name: name, head: try await system.head(of: name).id))
+        }
+        return .encoded(branches)
+      } catch {
+        return Self.refusal(error)
       }
-      return .encoded(branches)
     }
   }
 
@@ -46,22 +49,38 @@ extension Endpoints {
   /// `GET /v1/proposals`: the listing, which shows a new record only after the system's
   /// projection lag. Each record's idempotency key is shown to its author only.
   func listing(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-    await read(request) { .encoded(await visible(await system.listProposals(), to: request)) }
+    await read(request) {
+      do throws(DemoError) {
+        return .encoded(await visible(try await system.listProposals(), to: request))
+      } catch {
+        return Self.refusal(error)
+      }
+    }
   }
 
   /// `GET /v1/review/proposals`: every record, at once.
   func records(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-    await read(request) { .encoded(await visible(await system.allProposals(), to: request)) }
+    await read(request) {
+      do throws(DemoError) {
+        return .encoded(await visible(try await system.allProposals(), to: request))
+      } catch {
+        return Self.refusal(error)
+      }
+    }
   }
 
   /// `GET /v1/review/proposals/{id}`.
   func record(_ request: HTTPServerRequest) async -> HTTPServerResponse {
     await read(request) {
       let id = request.pathParameters["id"] ?? ""
-      guard let proposal = await system.allProposals().first(where: { $0.id == id }) else {
-        return Self.refusal(.noSuchProposal(id))
+      do throws(DemoError) {
+        guard let proposal = try await system.allProposals().first(where: { $0.id == id }) else {
+          return Self.refusal(.noSuchProposal(id))
+        }
+        return .encoded(Self.shown(proposal, to: await readerName(of: request)))
+      } catch {
+        return Self.refusal(error)
       }
-      return .encoded(Self.shown(proposal, to: await readerName(of: request)))
     }
   }
 

@@ -38,7 +38,12 @@ extension Endpoints {
         return .idempotency(.keyReused)
       }
       await configuration.beforeRecordCreation(key.rawValue)
-      let existed = await system.proposal(author: author, key: uuid) != nil
+      let existed: Bool
+      do throws(DemoError) {
+        existed = try await system.proposal(author: author, key: uuid) != nil
+      } catch {
+        return Self.refusal(error)
+      }
       do throws(DemoError) {
         let proposal = try await system.createProposal(
           grantID: draft.grant, token: caller.session.token,
@@ -72,7 +77,7 @@ extension Endpoints {
       let id = request.pathParameters["id"] ?? ""
       do throws(DemoError) {
         let revision = try await system.merge(proposalID: id)
-        guard let proposal = await system.allProposals().first(where: { $0.id == id }) else {
+        guard let proposal = try await system.allProposals().first(where: { $0.id == id }) else {
           return Self.refusal(.noSuchProposal(id))
         }
         announcements.append(

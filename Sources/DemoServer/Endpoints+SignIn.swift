@@ -38,7 +38,7 @@ extension Endpoints {
       let session = try await system.signIn(
         username: username, password: form["password"] ?? "")
       guard let redirect = door.complete(login, granting: session) else {
-        await system.signOut(token: session.token)
+        try await system.signOut(token: session.token)
         return .problem(400, .invalidRequest, "Sign-in spent", "this sign-in was already used")
       }
       return redirect
@@ -86,8 +86,12 @@ extension Endpoints {
     if sessions.session(for: request) != nil {
       let ended = await asSession(request) { caller in
         sessions.end(caller.session.handle)
-        await system.signOut(token: caller.session.token)
-        return .status(204)
+        do throws(DemoError) {
+          try await system.signOut(token: caller.session.token)
+          return .status(204)
+        } catch {
+          return Self.refusal(error)
+        }
       }
       // A live session's sign-out needs its CSRF proof, like any mutation.
       if ended.status == 403 { return ended }

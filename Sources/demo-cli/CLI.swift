@@ -32,8 +32,8 @@ enum CLI {
       sink.write(ToolHelp.text)
       return sink.isBroken ? 1 : 0
     }
-    if case .serve(let port) = invocation.mode {
-      return await Serve.run(port: port, sink: sink, style: style)
+    if case .serve(let port, let database) = invocation.mode {
+      return await Serve.run(port: port, database: database, sink: sink, style: style)
     }
 
     // The state file is claimed for the whole session before it is read.

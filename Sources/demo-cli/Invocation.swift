@@ -8,7 +8,7 @@ import Foundation
 /// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new
 ///          | fossil --remote URL|new | sqlite --remote PATH|new] [--state FILE] [--no-color]
 ///          [walk | repl]
-/// demo-cli serve [--port N]
+/// demo-cli serve [--port N] [--database FILE]
 /// demo-cli --help | help
 /// ```
 struct Invocation: Equatable, Sendable {
@@ -19,8 +19,9 @@ struct Invocation: Equatable, Sendable {
     case repl
     /// Print the tool's help.
     case help
-    /// Serve the demo system over HTTP on 127.0.0.1:`port` (0: a free port) until interrupted.
-    case serve(port: UInt16)
+    /// Serve the demo system over HTTP on 127.0.0.1:`port` (0: a free port) until interrupted,
+    /// kept in the SQLite file `database` when given, else in memory.
+    case serve(port: UInt16, database: String?)
   }
 
   var mode: Mode = .walk
@@ -38,6 +39,7 @@ struct Invocation: Equatable, Sendable {
     var backend: String?
     var remote: String?
     var port: String?
+    var database: String?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -66,6 +68,17 @@ struct Invocation: Equatable, Sendable {
         }
         guard port == nil else { throw .repeatedOption(argument) }
         port = value
+      case "--database":
+        guard let value = remaining.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
+          throw .missingValue(argument)
+        }
+        guard database == nil else { throw .repeatedOption(argument) }
+        database = value
+      case _ where argument.hasPrefix("--database="):
+        let value = String(argument.dropFirst("--database=".count))
+        guard !value.isEmpty else { throw .missingValue("--database") }
+        guard database == nil else { throw .repeatedOption("--database") }
+        database = value
       case _ where argument.hasPrefix("--port="):
         let value = String(argument.dropFirst("--port=".count))
         guard !value.isEmpty else { throw .missingValue("--port") }
@@ -96,11 +109,12 @@ struct Invocation: Equatable, Sendable {
         throw .invalidValue(
           option: "--port", value: port ?? "", expected: "a port number (0 to 65535)")
       }
-      invocation.mode = .serve(port: number)
+      invocation.mode = .serve(port: number, database: database)
       return invocation
     case let other?: throw .unknownSubcommand(other)
     }
     if port != nil { throw .portWithoutServe }
+    if database != nil { throw .databaseWithoutServe }
     switch (backend ?? "memory", remote) {
     case ("memory", nil): invocation.backend = .memory
     case ("memory", _?): throw .remoteWithoutBackend
@@ -161,6 +175,7 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case fossilWithoutRemote
   case sqliteWithoutRemote
   case portWithoutServe
+  case databaseWithoutServe
   case notWithServe(String)
 
   var description: String {
@@ -182,6 +197,7 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .sqliteWithoutRemote:
       "--backend sqlite needs --remote PATH (a SQLite remote's file) or --remote new"
     case .portWithoutServe: "--port goes with serve"
+    case .databaseWithoutServe: "--database goes with serve"
     case .notWithServe(let option): "\(option) does not go with serve"
     }
   }

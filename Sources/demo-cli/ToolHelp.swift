@@ -2,7 +2,7 @@
 enum ToolHelp {
   static let usage =
     "usage: demo-cli [--backend git|http|fossil|sqlite --remote PATH|URL|new] [--state FILE] "
-    + "[--no-color] [walk | repl | serve [--port N] | help]"
+    + "[--no-color] [walk | repl | serve [--port N] [--database FILE] | help]"
 
   static var text: String {
     var lines = [
@@ -22,6 +22,14 @@ enum ToolHelp {
       "                admission, the catalogue, idempotent proposals, a reviewer's merge and an",
       "                event stream (SSE) of new proposals and merges. It prints its URL and one",
       "                line per request (method, path, status). --port N (default 0: a free port)",
+      "                --database FILE keeps everything in the SQLite file FILE instead of",
+      "                memory (created and seeded when missing, reopened otherwise): the",
+      "                catalogue's revisions as databases, proposals as changesets with their",
+      "                idempotency keys, sessions, grants. Each request is one transaction",
+      "                committed before the answer: a server killed at any moment and",
+      "                restarted on FILE has every answer it gave and no proposal twice; a merge",
+      "                that would overwrite an event changed on both sides is refused. Cookie",
+      "                values are never written: after a restart clients sign in again.",
       "  help          this text",
       "",
       "Options:",

@@ -62,7 +62,7 @@ struct HTTPBackendWalkTests {
     let run = await runCLI(["--backend", "http", "--remote", server.baseURL.absoluteString])
     #expect(run.status == 0, "\(run.output)")
     try expectInOrder(Self.walkLines, in: run.output)
-    let records = await server.service.system.allProposals()
+    let records = try await server.service.system.allProposals()
     #expect(records.map(\.id) == ["P1", "P2", "P3"])
     #expect(records.map(\.baseRevision) == ["r1", "r1", "r2"])
     #expect(try await server.service.system.head(of: "published").id == "r2")

@@ -67,7 +67,7 @@ struct HTTPCrashTests {
       saved = try #require(try StateFileStorage(path: state).load())
     }
     #expect(saved.proposals.count == 1, "\(saved.proposals)")
-    let records = await server.service.system.allProposals()
+    let records = try await server.service.system.allProposals()
     #expect(records.count == 1, "\(records.count) records after a SIGKILL at \(step.rawValue)")
     #expect(saved.proposals.first?.id == records.first?.id)
     await server.stop()

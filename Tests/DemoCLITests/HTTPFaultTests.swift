@@ -73,7 +73,7 @@ struct HTTPFaultTests {
     let proposed = try await executor.run("propose Talk")
     #expect(!proposed.failed, "\(proposed.text)")
     #expect(proposed.text.contains("proposal P1"))
-    let records = await server.system.allProposals()
+    let records = try await server.system.allProposals()
     #expect(records.map(\.id) == ["P1"], "one record")
     let posts = server.exchanges.filter {
       $0.request.method == .post && $0.request.path == DemoAPI.proposals
@@ -176,14 +176,14 @@ struct HTTPFaultTests {
     #expect(proposed.text.contains("the server ended ada's session"))
     let request = try #require(
       host.state.editing.content.form.retryableRequest, "the form kept its intent")
-    #expect(await server.system.allProposals().isEmpty)
+    #expect(try await server.system.allProposals().isEmpty)
 
     try await executor.run("signin ada lovelace")
     #expect(
       host.state.editing.content.form.retryableRequest == request, "signing in again keeps it")
     let retried = try await executor.run("retry")
     #expect(!retried.failed, "\(retried.text)")
-    let records = await server.system.allProposals()
+    let records = try await server.system.allProposals()
     #expect(
       records.map(\.idempotencyKey) == [request.idempotencyKey], "one record, under the kept key")
     let keys = server.exchanges.filter {

@@ -72,7 +72,7 @@ final class FaultyServer: Sendable {
 
   var baseURL: URL { running.current.server.baseURL }
   var service: DemoService { running.current.service }
-  var system: DemoSystem { service.system }
+  var system: any ServedSystem { service.system }
   var exchanges: [Exchange] { log.current }
 
   /// Sets (or clears) what is put between the client and the service.

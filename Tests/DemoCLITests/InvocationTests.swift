@@ -83,11 +83,26 @@ struct InvocationTests {
           expected: "new or the server's URL (http://127.0.0.1:PORT)")
       ) { try Invocation.parse(["--backend", "http", "--remote", bad]) }
     }
-    #expect(try Invocation.parse(["serve"]) == Invocation(mode: .serve(port: 0)))
+    #expect(try Invocation.parse(["serve"]) == Invocation(mode: .serve(port: 0, database: nil)))
     #expect(
-      try Invocation.parse(["serve", "--port", "8080"]) == Invocation(mode: .serve(port: 8080)))
-    #expect(try Invocation.parse(["--port=0", "serve"]) == Invocation(mode: .serve(port: 0)))
+      try Invocation.parse(["serve", "--port", "8080"])
+        == Invocation(mode: .serve(port: 8080, database: nil)))
+    #expect(
+      try Invocation.parse(["--port=0", "serve"])
+        == Invocation(mode: .serve(port: 0, database: nil)))
     #expect(throws: UsageError.portWithoutServe) { try Invocation.parse(["repl", "--port", "1"]) }
+    #expect(
+      try Invocation.parse(["serve", "--database", "demo.sqlite"])
+        == Invocation(mode: .serve(port: 0, database: "demo.sqlite")))
+    #expect(
+      try Invocation.parse(["--database=d.sqlite", "serve", "--port=9"])
+        == Invocation(mode: .serve(port: 9, database: "d.sqlite")))
+    #expect(throws: UsageError.databaseWithoutServe) {
+      try Invocation.parse(["--database", "d.sqlite"])
+    }
+    #expect(throws: UsageError.missingValue("--database")) {
+      try Invocation.parse(["serve", "--database"])
+    }
     #expect(throws: UsageError.notWithServe("--state")) {
       try Invocation.parse(["serve", "--state", "s"])
     }

@@ -1,5 +1,6 @@
 import ComposableWorkspace
 import ComposableWorkspaceTesting
+import DemoServer
 import Foundation
 import Testing
 import WorkspaceDemoFeature
@@ -12,6 +13,22 @@ struct ConformanceTests {
   func keepsEveryRule() async {
     let harnesses = Harnesses()
     await assertWorkspaceContract { try await contractSubject(harnesses.make()) }
+    await harnesses.closeAll()
+  }
+
+  @Test("The same client keeps every rule on a server that keeps its data in SQLite")
+  func keepsEveryRuleOnADurableServer() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("durable-kit-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let harnesses = Harnesses()
+    await assertWorkspaceContract {
+      let system = try await DurableDemoSystem(
+        path: folder.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+      let server = try DemoServer(service: DemoService(system: system))
+      return try await contractSubject(harnesses.make(server: server))
+    }
     await harnesses.closeAll()
   }
 
@@ -38,7 +55,7 @@ struct ConformanceTests {
     try await harness.author()
     let client = harness.clients.application.workspace
     let session = try await client.prepareSource("events")
-    await harness.system.revokeAllGrants()
+    try await harness.system.revokeAllGrants()
     await #expect(throws: WorkspaceAuthorizationError.invalidated) {
       try await client.captureChanges(session.source, session.baseline)
     }
@@ -48,7 +65,7 @@ struct ConformanceTests {
         EventChangeSet(added: [Event(id: "x", title: "X", date: "2027-01-01", venue: "Y")]),
         ProposalRequest(title: "X", summary: "", idempotencyKey: UUID()))
     }
-    #expect(await harness.system.allProposals().isEmpty)
+    #expect(try await harness.system.allProposals().isEmpty)
     await harness.close()
   }
 }

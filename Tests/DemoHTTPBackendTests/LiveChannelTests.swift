@@ -49,7 +49,7 @@ struct LiveChannelTests {
     let client = harness.clients.application.workspace
     let session = try await client.prepareSource("events")
     // The server's system forgets the session (as a restart would): the next call meets a 401.
-    await harness.system.signOut(token: "session-1")
+    try await harness.system.signOut(token: "session-1")
     await #expect(throws: WorkspaceAuthorizationError.invalidated) {
       try await client.captureChanges(session.source, session.baseline)
     }

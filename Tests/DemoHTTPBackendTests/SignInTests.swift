@@ -49,7 +49,7 @@ struct SignInTests {
   func validation() async throws {
     let harness = try Harness()
     let context = try await harness.author()
-    await harness.system.revokeAllGrants()
+    try await harness.system.revokeAllGrants()
     await #expect(throws: AuthoringGrantRejected.self) {
       try await harness.authoring.validate(context.grant)
     }

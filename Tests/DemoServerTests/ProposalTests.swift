@@ -29,7 +29,7 @@ struct ProposalTests {
     #expect(again.status == 200)
     #expect(again.headers[DemoAPI.replayedHeader] == "true")
     #expect(try again.decode(DemoProposal.self) == first.decode(DemoProposal.self))
-    #expect(await server.system.allProposals().count == 1)
+    #expect(try await server.system.allProposals().count == 1)
     #expect(server.service.announcementCount == 1, "a replay announces nothing")
   }
 
@@ -52,7 +52,7 @@ struct ProposalTests {
     #expect(missing.status == 400)
     #expect(missing.text.contains("Idempotency-Key is missing"))
     #expect(try await session.send(try create(draft(grant.id), key: "not-a-uuid")).status == 400)
-    #expect(await server.system.allProposals().count == 1)
+    #expect(try await server.system.allProposals().count == 1)
   }
 
   @Test("The fingerprint is the whole payload: another title or summary under a key is 422")
@@ -82,7 +82,7 @@ struct ProposalTests {
     #expect(replayed.status == 200)
     #expect(replayed.headers[DemoAPI.replayedHeader] == "true")
     #expect(try replayed.decode(DemoProposal.self).title == "Talk")
-    #expect(await server.system.allProposals().count == 1)
+    #expect(try await server.system.allProposals().count == 1)
   }
 
   @Test("Keys are scoped to the caller: another person's key is a key of their own")
@@ -100,7 +100,7 @@ struct ProposalTests {
     let record = try graces.decode(DemoProposal.self)
     #expect(record.author == "grace")
     #expect(record.id != (try adas.decode(DemoProposal.self).id))
-    #expect(await server.system.allProposals().map(\.author) == ["ada", "grace"])
+    #expect(try await server.system.allProposals().map(\.author) == ["ada", "grace"])
   }
 
   @Test("A listing shows each idempotency key to the record's author only")
@@ -156,7 +156,7 @@ struct ProposalTests {
     release.fire()
     #expect(try await first.value.status == 201)
     #expect(try await session.send(request).status == 200, "once it finished, a retry replays it")
-    #expect(await server.system.allProposals().count == 1)
+    #expect(try await server.system.allProposals().count == 1)
   }
 
   @Test("A proposal whose branch moved is refused with 412 and both heads; nothing is created")
@@ -180,7 +180,7 @@ struct ProposalTests {
     let problem = try #require(refused.problem)
     #expect(problem.code == .headMoved)
     #expect(problem.branch == "published" && problem.expected == "r1" && problem.actual == "r2")
-    #expect(await server.system.allProposals().count == 1)
+    #expect(try await server.system.allProposals().count == 1)
   }
 
   @Test("A grant the server no longer honours is 403; a read naming it too")
@@ -188,14 +188,14 @@ struct ProposalTests {
     let server = try TestServer()
     defer { Task { await server.stop() } }
     let (session, grant) = try await server.author()
-    await server.system.revokeAllGrants()
+    try await server.system.revokeAllGrants()
     let refused = try await session.send(try create(draft(grant.id), key: UUID().uuidString))
     #expect(refused.status == 403)
     #expect(refused.problem?.code == .grantInvalid)
     var read = HTTPRequest.get(DemoAPI.branch("published"))
     read.headers[DemoAPI.grantHeader] = grant.id
     #expect(try await session.send(read).problem?.code == .grantInvalid)
-    #expect(await server.system.allProposals().isEmpty)
+    #expect(try await server.system.allProposals().isEmpty)
   }
 
   @Test("Merging needs a reviewer; a merged proposal is not merged again")

@@ -25,7 +25,7 @@ final class TestServer: Sendable {
   }
 
   var baseURL: URL { server.baseURL }
-  var system: DemoSystem { service.system }
+  var system: any ServedSystem { service.system }
   var requests: [HTTPServerRequest] { log.all }
 
   func stop() async { await server.stop() }

@@ -29,6 +29,8 @@ extension DemoAPI {
       case notReviewer = "not_reviewer"
       /// The proposal is not open (409).
       case notOpen = "not_open"
+      /// The proposal changes events its branch changed since its base: not merged (409).
+      case mergeConflict = "merge_conflict"
       /// The body could not be read (400).
       case invalidBody = "invalid_body"
       /// Anything else.

@@ -1,6 +1,7 @@
 import ComposableAuthoring
 import ComposableWorkspace
 import DemoBackendInterface
+import DemoSQLiteCatalogue
 import Foundation
 import SQLiteWorkspace
 import WorkspaceDemoFeature
@@ -38,9 +39,8 @@ public struct SQLiteBackend: DemoBackend {
 
   public var placeDescription: String { "the SQLite remote \(store.path)" }
 
-  /// The branch a new workspace is prepared on, and the other seeded branch.
-  static let publishedBranch: BranchName = "published"
-  static let festivalBranch: BranchName = "festival"
+  /// The branch a new workspace is prepared on.
+  static let publishedBranch = CatalogueSeed.publishedBranch
 
   /// The working database of workspace `id` (whether or not it was prepared yet).
   public func workingDatabase(of id: WorkspaceID) -> URL {

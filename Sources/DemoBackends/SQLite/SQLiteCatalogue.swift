@@ -1,6 +1,7 @@
 import ComposableAuthoring
 import ComposableWorkspace
 import DemoBackendInterface
+import DemoSQLiteCatalogue
 import Foundation
 import SQLiteWorkspace
 import WorkspaceDemoFeature

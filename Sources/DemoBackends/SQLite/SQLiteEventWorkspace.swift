@@ -1,5 +1,6 @@
 import ComposableCore
 import ComposableWorkspace
+import DemoSQLiteCatalogue
 import Foundation
 import SQLiteWorkspace
 import WorkspaceDemoFeature

@@ -1,4 +1,5 @@
 import ComposableWorkspace
+import DemoSQLiteCatalogue
 import Foundation
 import SQLiteWorkspace
 import WorkspaceDemoFeature
@@ -47,27 +48,11 @@ public struct SQLiteRemoteSetup: Sendable {
       guard try await remote.branches().isEmpty else {
         return Opened(remote: remote, created: path == nil, seeded: false)
       }
-      try await seed(remote)
+      try await CatalogueSeed.seed(remote)
     } catch {
       throw .cannotSeed(file, "\(error)")
     }
     return Opened(remote: remote, created: path == nil, seeded: true)
-  }
-
-  private func seed(_ remote: SQLiteRemoteStore) async throws {
-    let system = DemoSystem(snapshot: .seed)
-    let published = try await system.head(of: SQLiteBackend.publishedBranch.rawValue).events
-    let festival = try await system.head(of: SQLiteBackend.festivalBranch.rawValue).events
-    try await remote.createBranch(
-      SQLiteBackend.publishedBranch, author: "demo-cli", message: "Publish the catalogue"
-    ) { db in
-      try db.execute(EventTable.schema)
-      try EventTable.write(published, to: db)
-    }
-    try await remote.createBranch(SQLiteBackend.festivalBranch, from: SQLiteBackend.publishedBranch)
-    try await remote.commit(
-      to: SQLiteBackend.festivalBranch, author: "demo-cli", message: "Plan the festival"
-    ) { db in try EventTable.write(festival, to: db) }
   }
 }
 

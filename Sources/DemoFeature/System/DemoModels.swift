@@ -34,12 +34,23 @@ public struct DemoGrant: Sendable, Hashable, Codable {
   public let id: String
   public let username: String
   public let sessionToken: String
+
+  public init(id: String, username: String, sessionToken: String) {
+    self.id = id
+    self.username = username
+    self.sessionToken = sessionToken
+  }
 }
 
 /// One revision of a branch: an immutable snapshot of its events.
 public struct DemoRevision: Sendable, Hashable, Codable {
   public let id: String
   public let events: [Event]
+
+  public init(id: String, events: [Event]) {
+    self.id = id
+    self.events = events
+  }
 }
 
 /// A proposal record.
@@ -109,6 +120,10 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The system has handed out every session (or grant) number it may: a state file at its
   /// limit, which the system refuses to count past rather than write one it cannot read.
   case counterExhausted(String)
+  /// The proposal changes events its branch changed too since its base: nothing was merged.
+  case mergeConflict(proposal: String, events: [String])
+  /// The system could not read or write what it keeps (a server's database): nothing changed.
+  case unavailable(String)
 
   public var description: String {
     switch self {
@@ -127,6 +142,10 @@ public enum DemoError: Error, Equatable, Sendable, CustomStringConvertible {
     case .proposalNotOpen(let id): "proposal \(id) is not open"
     case .counterExhausted(let kind):
       "the system has handed out its last \(kind) number; start from a fresh state file"
+    case .mergeConflict(let proposal, let events):
+      "proposal \(proposal) changes events its branch changed since: "
+        + events.joined(separator: ", ") + "; nothing was merged"
+    case .unavailable(let reason): "the system is unavailable: \(reason)"
     }
   }
 }

@@ -180,7 +180,9 @@ public actor DemoSystem {
   /// Every proposal record, lag or not (the store of record).
   public func allProposals() -> [DemoProposal] { state.proposals }
 
-  /// Lands an open proposal on its branch as a new revision (a reviewer's action).
+  /// Lands an open proposal on its branch as a new revision (a reviewer's action); when the
+  /// branch changed an event the proposal changes since its base, lands nothing and throws
+  /// ``DemoError/mergeConflict(proposal:events:)`` (no row of either side is lost).
   public func merge(proposalID: String) throws(DemoError) -> DemoRevision {
     guard let index = state.proposals.firstIndex(where: { $0.id == proposalID }) else {
       throw .noSuchProposal(proposalID)
@@ -188,6 +190,11 @@ public actor DemoSystem {
     let proposal = state.proposals[index]
     guard proposal.status == .open else { throw .proposalNotOpen(proposalID) }
     let head = try head(of: proposal.branch)
+    let base = try revision(proposal.baseRevision, of: proposal.branch)
+    let conflicts = proposal.changes.conflicts(base: base.events, head: head.events)
+    guard conflicts.isEmpty else {
+      throw .mergeConflict(proposal: proposalID, events: conflicts)
+    }
     let number = (state.branches[proposal.branch]?.count ?? 0) + 1
     let revision = DemoRevision(id: "r\(number)", events: proposal.changes.applied(to: head.events))
     state.branches[proposal.branch, default: []].append(revision)

@@ -45,6 +45,16 @@ public struct EventChangeSet: Sendable, Hashable, Codable {
   }
 
   /// `events` with these changes applied (how a merge lands a proposal on its branch).
+  /// The ids of the events this change set touches that also changed between `base` (what
+  /// it was made against) and `head` (where it would land): changed, added or removed on the
+  /// other side. Empty when applying it to `head` loses nothing of either side.
+  public func conflicts(base: [Event], head: [Event]) -> [String] {
+    let before = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let now = Dictionary(head.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let touched = Set(added.map(\.id) + modified.map(\.before.id) + removed.map(\.id))
+    return touched.filter { before[$0] != now[$0] }.sorted()
+  }
+
   public func applied(to events: [Event]) -> [Event] {
     let removedIDs = Set(removed.map(\.id))
     let replacements = Dictionary(

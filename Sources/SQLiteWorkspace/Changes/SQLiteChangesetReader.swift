@@ -50,9 +50,9 @@ enum SQLiteChangesetReader {
     }
     let columns = Int(columnCount)
     let old =
-      kind == .insert ? [] : values(of: iterator, count: columns, read: sqlite3changeset_old)
+      kind == .insert ? [] : values(of: iterator, count: columns, side: sqlite3changeset_old)
     let new =
-      kind == .delete ? [] : values(of: iterator, count: columns, read: sqlite3changeset_new)
+      kind == .delete ? [] : values(of: iterator, count: columns, side: sqlite3changeset_new)
     let keyed = kind == .insert ? new : old
     var primaryKey: [SQLiteValue] = []
     for column in 0..<columns where keyFlags.map({ $0[column] != 0 }) ?? false {
@@ -65,11 +65,11 @@ enum SQLiteChangesetReader {
 
   private static func values(
     of iterator: OpaquePointer, count: Int,
-    read: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
+    side: (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32
   ) -> [SQLiteValue?] {
     (0..<count).map { column in
       var value: OpaquePointer?
-      guard read(iterator, Int32(column), &value) == SQLITE_OK, let value else { return nil }
+      guard side(iterator, Int32(column), &value) == SQLITE_OK, let value else { return nil }
       return SQLiteValue(value)
     }
   }

@@ -15,12 +15,26 @@ extension SQLiteConnection {
     return Data(bytes: bytes, count: Int(size))
   }
 
+  /// Attaches a private in-memory copy of `image` as `schema` (read and written in memory only).
+  func attach(image: Data, as schema: String) throws {
+    _ = try withoutAttachGuard {
+      try run("ATTACH DATABASE ':memory:' AS \(SQLiteName.quoted(schema))")
+    }
+    try load(image, into: schema)
+  }
+
   /// A connection to a private in-memory database holding `image` (a database file's bytes).
   ///
   /// Throws `SQLITE_NOTADB` when `image` is not a database.
   static func inMemory(image: Data) throws -> SQLiteConnection {
     let connection = try SQLiteConnection(path: ":memory:", mode: .create)
-    guard !image.isEmpty else { return connection }
+    try connection.load(image, into: "main")
+    return connection
+  }
+
+  /// Replaces the in-memory database `schema` with `image`.
+  private func load(_ image: Data, into schema: String) throws {
+    guard !image.isEmpty else { return }
     guard let buffer = sqlite3_malloc64(UInt64(image.count)) else {
       throw SQLiteError(code: SQLITE_NOMEM, message: "no memory for a \(image.count)-byte image")
     }
@@ -34,11 +48,10 @@ extension SQLiteConnection {
     }
     let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE)
     let size = sqlite3_int64(image.count)
-    let code = connection.withoutAttachGuard {
-      sqlite3_deserialize(connection.handle, "main", bytes, size, size, flags)
+    let code = withoutAttachGuard {
+      sqlite3_deserialize(handle, schema, bytes, size, size, flags)
     }
-    guard code == SQLITE_OK else { throw connection.error(code, statement: "deserialize") }
-    try connection.execute("SELECT count(*) FROM sqlite_schema")
-    return connection
+    guard code == SQLITE_OK else { throw error(code, statement: "deserialize") }
+    try execute("SELECT count(*) FROM \(SQLiteName.quoted(schema)).sqlite_schema")
   }
 }

@@ -67,7 +67,7 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
         );
         CREATE TABLE IF NOT EXISTS proposals (
           number INTEGER PRIMARY KEY,
-          idempotency_key TEXT NOT NULL UNIQUE,
+          idempotency_key TEXT NOT NULL,
           title TEXT NOT NULL,
           summary TEXT NOT NULL,
           author TEXT NOT NULL,
@@ -75,7 +75,8 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
           target_revision INTEGER NOT NULL REFERENCES revisions (number),
           changeset BLOB NOT NULL,
           content_revision INTEGER NOT NULL REFERENCES revisions (number),
-          merged_revision INTEGER REFERENCES revisions (number)
+          merged_revision INTEGER REFERENCES revisions (number),
+          UNIQUE (author, idempotency_key)
         );
         """)
     }
@@ -162,11 +163,42 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
     }
   }
 
+  /// The revisions of `branch` from its head back to its first, following first parents
+  /// (a merge's first parent is the branch's head it landed on).
+  public func history(of branch: BranchName) async throws -> [String] {
+    try await transaction { db in
+      _ = try Self.requireHead(of: branch, on: db)
+      return try db.rows(
+        """
+        WITH RECURSIVE line(number) AS (
+          SELECT head FROM branches WHERE name = ?
+          UNION ALL
+          SELECT revisions.parent FROM revisions JOIN line ON revisions.number = line.number
+          WHERE revisions.parent IS NOT NULL
+        )
+        SELECT number FROM line
+        """, [.text(branch.rawValue)]
+      ).map { Self.revisionID($0[0].integerValue ?? 0) }
+    }
+  }
+
+  /// Runs `body` in one write transaction on the store's connection: for a server that
+  /// embeds the store and keeps tables of its own in the same file (their names must not
+  /// start with `revisions`, `branches` or `proposals`), so its writes are as durable and as
+  /// serialized as the store's.
+  public func transaction<T: Sendable>(
+    _ body: @escaping @Sendable (SQLiteConnection) throws -> T
+  ) async throws -> T {
+    try await connection.perform { db in try db.transaction { try body(db) } }
+  }
+
   // MARK: Proposals
 
   public func propose(_ submission: SQLiteProposalSubmission) async throws -> ProposalRecord {
     try await transaction { db in
-      if let existing = try Self.proposal(keyed: submission.idempotencyKey, on: db) {
+      if let existing = try Self.proposal(
+        keyed: submission.idempotencyKey, by: submission.author, on: db)
+      {
         return try Self.answerRetry(of: submission, existing: existing, on: db)
       }
       let target = submission.target
@@ -251,12 +283,6 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
 
   // MARK: Rows
 
-  private func transaction<T: Sendable>(
-    _ body: @escaping @Sendable (SQLiteConnection) throws -> T
-  ) async throws -> T {
-    try await connection.perform { db in try db.transaction { try body(db) } }
-  }
-
   private static let proposalColumns =
     "number, idempotency_key, title, summary, author, target_branch, target_revision, "
     + "content_revision, merged_revision"
@@ -275,11 +301,12 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
   }
 
   private static func proposal(
-    keyed key: UUID, on db: SQLiteConnection
+    keyed key: UUID, by author: String, on db: SQLiteConnection
   ) throws -> (proposal: SQLiteProposal, changeset: SQLiteValue)? {
     try db.rows(
-      "SELECT \(proposalColumns), changeset FROM proposals WHERE idempotency_key = ?",
-      [.text(key.uuidString)]
+      "SELECT \(proposalColumns), changeset FROM proposals "
+        + "WHERE author = ? AND idempotency_key = ?",
+      [.text(author), .text(key.uuidString)]
     ).first.map { (decodeProposal($0), $0[proposalColumnCount]) }
   }
 

@@ -14,12 +14,13 @@ public protocol SQLiteWorkspaceRemote: Sendable {
   /// ``SQLiteWorkspaceError/revisionNotFound(_:)``.
   func image(of revision: String) async throws -> Data
 
-  /// Creates the proposal `submission` describes, once per idempotency key: a submission whose
-  /// key already names a proposal answers that proposal's record when the content is the same
-  /// (whatever the target's head is now), and throws
-  /// ``SQLiteWorkspaceError/proposalKeyReused(key:existing:)`` when it differs. Otherwise it
-  /// throws `WorkspaceHeadMismatch` when the target's head is not `submission.target`, and
-  /// creates nothing.
+  /// Creates the proposal `submission` describes, once per idempotency key of its author
+  /// (keys are the caller's: another author's submission under the same key is a proposal of
+  /// its own). A submission whose key already names one of its author's proposals answers
+  /// that proposal's record when the content is the same (whatever the target's head is now),
+  /// and throws ``SQLiteWorkspaceError/proposalKeyReused(key:existing:)`` when it differs.
+  /// Otherwise it throws `WorkspaceHeadMismatch` when the target's head is not
+  /// `submission.target`, and creates nothing.
   func propose(_ submission: SQLiteProposalSubmission) async throws -> ProposalRecord
 
   /// Every proposal, oldest first.
@@ -45,6 +46,25 @@ extension SQLiteWorkspaceRemote {
     let db = try SQLiteConnection.inMemory(image: try await image(of: revision))
     try db.execute("PRAGMA query_only = ON")
     return try db.rows(sql, values)
+  }
+
+  /// The changes `edit` makes to the database of `revision`, made on a private in-memory copy
+  /// (the remote is not changed): what a server turns a request's edits into before it
+  /// proposes them.
+  ///
+  /// ```swift
+  /// let changes = try await remote.changes(editing: "r3") { db in
+  ///   try db.run("UPDATE events SET title = ? WHERE id = ?", ["Gala", "e1"])
+  /// }
+  /// ```
+  public func changes(
+    editing revision: String, _ edit: @escaping @Sendable (SQLiteConnection) throws -> Void
+  ) async throws -> SQLiteChangeSet {
+    let image = try await image(of: revision)
+    let db = try SQLiteConnection.inMemory(image: image)
+    try db.attach(image: image, as: "baseline")
+    try db.transaction { try edit(db) }
+    return try SQLiteDiff.changes(in: "main", against: "baseline", on: db)
   }
 }
 

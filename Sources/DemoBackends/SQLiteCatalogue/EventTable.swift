@@ -2,14 +2,16 @@ import Foundation
 import SQLiteWorkspace
 import WorkspaceDemoFeature
 
-/// How the catalogue lives in a database: one row per event in `events`, keyed by its id.
+/// How the demo's catalogue lives in a database: one row per event in `events`, keyed by its
+/// id. Shared by the SQLite backend (its working databases) and the reference server (its
+/// revisions, with `serve --database`).
 ///
 /// ```text
 /// sqlite> select * from events;
 /// e1|Winter Concert|2026-12-12|Town Hall
 /// ```
-enum EventTable {
-  static let schema = """
+public enum EventTable {
+  public static let schema = """
     CREATE TABLE events (
       id TEXT PRIMARY KEY,
       title TEXT NOT NULL,
@@ -18,11 +20,11 @@ enum EventTable {
     )
     """
 
-  static let selection = "SELECT id, title, date, venue FROM events"
+  public static let selection = "SELECT id, title, date, venue FROM events"
 
   /// The events of `rows` (as ``selection`` reads them), in the catalogue's order: by id,
   /// numbers compared as numbers (`e2` before `e10`).
-  static func events(_ rows: [[SQLiteValue]]) throws(EventTableError) -> [Event] {
+  public static func events(_ rows: [[SQLiteValue]]) throws(EventTableError) -> [Event] {
     let events = try rows.map { row throws(EventTableError) in
       guard row.count == 4, case .text(let id) = row[0], case .text(let title) = row[1],
         case .text(let date) = row[2], case .text(let venue) = row[3]
@@ -35,12 +37,12 @@ enum EventTable {
   }
 
   /// The events in `db`.
-  static func events(in db: SQLiteConnection) throws -> [Event] {
+  public static func events(in db: SQLiteConnection) throws -> [Event] {
     try events(try db.rows(selection))
   }
 
   /// Makes the table hold exactly `events`, changing only the rows that differ.
-  static func write(_ events: [Event], to db: SQLiteConnection) throws {
+  public static func write(_ events: [Event], to db: SQLiteConnection) throws {
     let current = Dictionary(
       try Self.events(in: db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let wanted = Set(events.map(\.id))
@@ -56,10 +58,10 @@ enum EventTable {
 }
 
 /// A row of `events` that is not an event.
-enum EventTableError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum EventTableError: Error, Equatable, Sendable, CustomStringConvertible {
   case unreadableRow(String)
 
-  var description: String {
+  public var description: String {
     switch self {
     case .unreadableRow(let row): "a row of the events table is not an event: (\(row))"
     }

@@ -1,0 +1,163 @@
+import DemoHTTPProtocol
+import Foundation
+import SQLiteWorkspace
+import Testing
+import WorkspaceDemoFeature
+import WorkspaceHTTP
+
+@testable import demo_cli
+
+/// `demo-cli serve --database FILE` as its operator runs it: a separate process, killed with
+/// SIGKILL at any moment and restarted on the same file and port.
+@Suite("A demo server that keeps its data in SQLite")
+struct DurableServerTests {
+  @Test("Two walks, the server SIGKILLed and restarted between them: the second adds its own three")
+  func twoWalksAcrossARestart() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("demo.sqlite").path
+    let server = try await ServeProcess.start(database: database)
+    let first = await runCLI(["--backend", "http", "--remote", server.url])
+    #expect(first.status == 0, "\(first.output)\(first.errors)")
+    try expectInOrder(
+      [
+        "✓ proposal P1 · content r3 · target published@r1", "✓ P1 merged: published@r3",
+        "✓ proposal P3 · content r5 · target published@r3",
+      ], in: first.output)
+
+    try await server.kill()
+    let restarted = try await ServeProcess.start(database: database, port: server.port)
+    let second = await runCLI(["--backend", "http", "--remote", restarted.url])
+    try await restarted.kill()
+
+    #expect(second.status == 0, "\(second.output)\(second.errors)")
+    #expect(!second.output.contains("✗"), "\(second.output)")
+    try expectInOrder(
+      [
+        "ready at published@r3 · 4 events", "✓ proposal P4 · content r6 · target published@r3",
+        "✓ P4 merged: published@r6 is the new head",
+        "✓ proposal P6 · content r8 · target published@r6",
+      ],
+      in: second.output)
+    let store = try SQLiteRemoteStore(path: database)
+    let proposals = try await store.proposals()
+    #expect(proposals.map(\.record.id) == ["P1", "P2", "P3", "P4", "P5", "P6"])
+    #expect(proposals.compactMap(\.mergedRevision) == ["r3", "r6"])
+    #expect(try await store.head(of: "published").revision == "r6")
+  }
+
+  @Test(
+    "SIGKILLed at random moments of a publication: nothing it answered is lost, nothing doubled")
+  func killedAtRandomMoments() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("demo.sqlite").path
+    let state = directory.appendingPathComponent("state").path
+    var server = try await ServeProcess.start(database: database)
+    let client = ["--state", state, "--backend", "http", "--remote", server.url, "repl"]
+    var acknowledged: [String: String] = [:]  // title → the proposal id the client was told
+    var generator = SystemRandomNumberGenerator()
+
+    for round in 1...5 {
+      let title = "Talk\(round)"
+      let delay = Int.random(in: 0...900, using: &generator)
+      let killing = Task { [server] in
+        try await Task.sleep(for: .milliseconds(delay))
+        try await server.kill()
+      }
+      let run = try await DemoCLIBinary.run(
+        client, input: "signin ada lovelace\nadd e\(round + 10) \(title)\npropose \(title)\n")
+      try await killing.value
+      record(run.outputText, title: title, into: &acknowledged)
+
+      server = try await ServeProcess.start(database: database, port: server.port)
+      let again = try await DemoCLIBinary.run(client, input: "signin ada lovelace\nretry\n")
+      record(again.outputText, title: title, into: &acknowledged)
+
+      let proposals = try await server.proposals()
+      let named = proposals.filter { $0.title == title }
+      #expect(named.count <= 1, "round \(round) (killed after \(delay) ms): \(named)")
+      if let id = acknowledged[title] {
+        #expect(named.map(\.id) == [id], "round \(round): \(id) was answered, then lost")
+      }
+      #expect(Set(proposals.map(\.id)).count == proposals.count)
+    }
+    try await server.kill()
+    #expect(!acknowledged.isEmpty, "no publication was ever answered")
+  }
+
+  /// Keeps the id of `title`'s proposal when `output` says it was created or answered again.
+  private func record(_ output: String, title: String, into acknowledged: inout [String: String]) {
+    for match in output.matches(of: #/✓ proposal (P[0-9]+) · content/#) {
+      acknowledged[title] = String(match.1)
+    }
+  }
+}
+
+/// `demo-cli serve --database FILE --port N`, as a separate process.
+struct ServeProcess: Sendable {
+  let process: RunningDemoCLI
+  let port: UInt16
+
+  var url: String { "http://127.0.0.1:\(port)" }
+
+  /// Starts the server on `port` (a free one by default) and waits until it answers.
+  static func start(database: String, port: UInt16? = nil) async throws -> ServeProcess {
+    let port = try port ?? freeLoopbackPort()
+    let process = try await DemoCLIBinary.start([
+      "serve", "--database", database, "--port", String(port),
+    ])
+    let server = ServeProcess(process: process, port: port)
+    let session = HTTPSession(
+      baseURL: try #require(URL(string: server.url)), configuration: .init(timeout: .seconds(2)))
+    for _ in 0..<200 {
+      if let answer = try? await session.send(.get(DemoAPI.branches, access: .public)),
+        answer.status == 200
+      {
+        return server
+      }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    try await server.kill()
+    throw ServeProcessError(description: "demo-cli serve did not answer on \(server.url) in 10 s")
+  }
+
+  /// Every proposal record the server holds (its review listing).
+  func proposals() async throws -> [DemoProposal] {
+    let session = HTTPSession(
+      baseURL: try #require(URL(string: url)), configuration: .init(timeout: .seconds(10)))
+    return try await session.send(.get(DemoAPI.reviewProposals, access: .public))
+      .decode([DemoProposal].self)
+  }
+
+  /// SIGKILL, and waits until the process is gone.
+  func kill() async throws {
+    Foundation.kill(process.pid, SIGKILL)
+    _ = try await process.finish()
+  }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// A loopback port nothing listens on right now.
+func freeLoopbackPort() throws -> UInt16 {
+  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard socket >= 0 else { throw POSIXError(.EMFILE) }
+  defer { close(socket) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+  }
+  guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+  let named = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+  }
+  guard named == 0 else { throw POSIXError(.EADDRINUSE) }
+  return UInt16(bigEndian: address.sin_port)
+}
