@@ -36,6 +36,9 @@ final class ConnectionRegistry: Sendable {
 
   var openCount: Int { state.withValue { $0.entries.count } }
 
+  /// Whether the server is stopping (``disconnectAll()`` was called).
+  var isStopping: Bool { state.withValue { $0.stopping } }
+
   /// Registers a newly accepted connection, unless the server is full or stopping.
   func admit(_ connection: LoopbackConnection) -> Admission {
     state.withValue { state in
@@ -85,9 +88,9 @@ final class ConnectionRegistry: Sendable {
   }
 
   /// Lets go of connection `id` without closing its descriptor: ends both directions and
-  /// leaves the close to the connection's last owner (a stream producer that ignored
-  /// cancellation and may still be writing: a descriptor closed under it could be reused by
-  /// another connection).
+  /// leaves the close to the connection's last owner (how every event stream ends: its
+  /// producer, or a writer it handed elsewhere, may still be writing, and a descriptor closed
+  /// under it could be reused by another connection).
   func abandon(_ id: Int) {
     let removed = state.withValue { $0.entries.removeValue(forKey: id) }
     removed?.connection.shutDown()

@@ -24,8 +24,9 @@ import WorkspaceHTTP
 /// 413, a `Transfer-Encoding` 501, a request that stalls or trickles past its deadline 408,
 /// a connection past the cap 503; the connection is then closed, and `onRefusal` hears of it.
 /// Empty lines before a request line are ignored. A client that half-closes after its
-/// request still gets its answer. Each request's handler runs as a task on a serial queue of
-/// its own, off the cooperative pool, so a saturated pool does not slow the answers; a handler
+/// request still gets its answer. Each request's handler runs as a task on its connection's
+/// serial queue (back-to-back requests of one connection one after another), off the
+/// cooperative pool, so a saturated pool does not slow the answers; a handler
 /// whose client disconnects is cancelled.
 public final class LoopbackHTTPServer: Sendable {
   /// Bounds on what one request may be, and on how long the server waits on a client.
@@ -105,15 +106,18 @@ public final class LoopbackHTTPServer: Sendable {
   }
 
   /// Stops accepting, disconnects every client (cancelling their handlers and streams) and
-  /// returns once every connection thread has ended, or after `timeout` if a handler ignores
-  /// cancellation. Calling it again does nothing more.
+  /// returns once every connection thread has ended and `onRefusal` has heard of every
+  /// refusal made before, or after `timeout` if a handler or `onRefusal` blocks. A connection
+  /// the stopping server cuts is not reported. Calling it again does nothing more.
   public func stop(timeout: Duration = .seconds(5)) async {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
     await listener.stop()
     // The waiting connections first: a connection cut while it waits is not a refusal.
     await intake.stop()
     connections.disconnectAll()
     await connections.waitForThreads(timeout: timeout)
-    await intake.flushRefusalReports()
+    await intake.flushRefusalReports(within: max(.zero, deadline - clock.now))
   }
 
   /// How many client connections are open right now.

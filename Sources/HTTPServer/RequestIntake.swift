@@ -85,9 +85,20 @@ final class RequestIntake: Sendable {
   }
 
   /// Returns once every refusal reported so far has reached `onRefusal`.
-  func flushRefusalReports() async {
+  func flushRefusalReports(within limit: Duration) async {
+    let resumed = LockIsolated(false)
     await withCheckedContinuation { continuation in
-      refusalReports.async { continuation.resume() }
+      let resumeOnce = { @Sendable in
+        if resumed.withValue({ done in
+          defer { done = true }
+          return !done
+        }) {
+          continuation.resume()
+        }
+      }
+      refusalReports.async(execute: resumeOnce)
+      DispatchQueue.global().asyncAfter(
+        deadline: .now() + .milliseconds(limit.wholeMilliseconds), execute: resumeOnce)
     }
   }
 
@@ -186,7 +197,8 @@ final class RequestIntake: Sendable {
 
   /// Answers `refusal`, logs it, then drains and closes the connection (without a thread).
   private func refuse(_ connection: LoopbackConnection, id: Int?, _ refusal: HTTPRefusal) {
-    if let onRefusal = configuration.onRefusal {
+    // A connection the stopping server cut is not a client's fault: not reported.
+    if let onRefusal = configuration.onRefusal, !registry.isStopping {
       refusalReports.async { onRefusal(refusal) }
     }
     var headers = HTTPHeaders()

@@ -22,7 +22,8 @@ struct ServedConnection {
   /// How often a thread waiting on a handler checks whether its client hung up.
   private static let hangupCheck = DispatchTimeInterval.milliseconds(50)
   /// How long a stream's cancelled producer may take to return before its thread gives up on
-  /// it (the connection is then abandoned, not closed: see ``ConnectionRegistry/abandon(_:)``).
+  /// it (a stream's connection is abandoned, never closed: see
+  /// ``ConnectionRegistry/abandon(_:)``).
   private static let producerGrace = DispatchTimeInterval.seconds(5)
   /// An interim answer (RFC 9110 §15.2) that tells a half-closed client from a gone one.
   private static let processing = Array("HTTP/1.1 102 Processing\r\n\r\n".utf8)
@@ -50,8 +51,8 @@ struct ServedConnection {
       }
       // A client that finished sending is answered what it already sent (pipelined requests
       // still buffered), then the connection closes.
-      let keepAlive =
-        incoming.head.keepsAlive && !(answered.peerFinishedSending && !slot.assembler.isMidRequest)
+      let clientSentEverything = answered.peerFinishedSending && !slot.assembler.isMidRequest
+      let keepAlive = incoming.head.keepsAlive && !clientSentEverything
       guard deliver(answered.response, to: request, keepAlive: keepAlive, on: slot) else {
         return registry.close(slot.id)
       }
@@ -114,7 +115,11 @@ struct ServedConnection {
       do { try slot.connection.send(bytes) } catch { return false }
       return keepAlive
     case .eventStream(let produce):
-      if !stream(response, produce: produce, on: slot) { registry.abandon(slot.id) }
+      stream(response, produce: produce, on: slot)
+      // Never closed here: a writer the producer handed elsewhere may still hold the
+      // connection, and a descriptor closed under it could be reused by another client. It
+      // closes with its last owner (at once, usually: this slot).
+      registry.abandon(slot.id)
       return false
     case .closeWithoutAnswer:
       return false
@@ -124,17 +129,17 @@ struct ServedConnection {
     }
   }
 
-  /// Streams events until the producer returns or the client leaves. A stream holds its
-  /// thread for as long as it runs. Answers `false` when the cancelled producer did not return
-  /// within its grace: its connection must then not be closed under it.
+  /// Streams events until the producer returns or the client leaves (then waits up to
+  /// ``producerGrace`` for the cancelled producer). A stream holds its thread for as long as
+  /// it runs.
   private func stream(
     _ response: HTTPServerResponse, produce: @escaping @Sendable (EventStreamWriter) async -> Void,
     on slot: RequestIntake.Slot
-  ) -> Bool {
+  ) {
     let connection = slot.connection
     let head = ResponseHead.serialize(
       status: response.status, headers: response.headers, contentLength: nil, close: true)
-    do { try connection.send(head) } catch { return true }
+    do { try connection.send(head) } catch { return }
     let writer = EventStreamWriter(connection: connection)
     let done = DispatchSemaphore(value: 0)
     let task = handlers.start {
@@ -151,13 +156,12 @@ struct ServedConnection {
         writer.markDisconnected()
         task.cancel()
         connection.shutDown()  // a write in progress fails at once
-        // The producer may be mid-write: the descriptor is closed only after it returned.
         // sync-wait: the connection's own thread; the producer was cancelled; bounded
-        return done.wait(timeout: .now() + Self.producerGrace) == .success
+        _ = done.wait(timeout: .now() + Self.producerGrace)
+        return
       }
     }
     writer.markDisconnected()
     if writer.resetRequested { connection.reset() }
-    return true
   }
 }

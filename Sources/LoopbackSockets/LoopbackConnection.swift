@@ -125,10 +125,14 @@ public final class LoopbackConnection: @unchecked Sendable {
   /// short answers to a fresh request (a refusal, `100 Continue`), which fit unless the peer
   /// stopped reading: a `false` then means the connection is not worth keeping.
   public func sendWithoutWaiting(_ bytes: [UInt8]) -> Bool {
-    let count = bytes.withUnsafeBytes {
-      systemSend(descriptor, $0.baseAddress, $0.count, extraFlags: Int32(MSG_DONTWAIT))
+    while true {
+      let count = bytes.withUnsafeBytes {
+        systemSend(descriptor, $0.baseAddress, $0.count, extraFlags: Int32(MSG_DONTWAIT))
+      }
+      // A signal that arrived before anything was sent is no reason to give up the peer.
+      if count < 0, errno == EINTR { continue }
+      return count == bytes.count
     }
-    return count == bytes.count
   }
 
   /// Waits up to `milliseconds` for the peer to send, finish, or fail; answers whether it did.

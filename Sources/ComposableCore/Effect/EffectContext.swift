@@ -36,7 +36,8 @@ struct EffectContext<Action: Sendable>: Sendable {
 /// has only its bookkeeping left. Guarded by its store's registry lock (no lock of its own: an
 /// effect costs as few allocations as it can). The store's record of a running effect
 /// (`EffectRun`) is one: the effect's lifetime, its inputs and its registry record are one
-/// object. Mapped and lifted inputs answer for the effect they wrap.
+/// object. Mapped and lifted inputs answer for the effect they wrap: every member about the
+/// lifetime forwards to it (their own flag is never used).
 package class EffectLifetime: @unchecked Sendable {
   let registry: EffectRegistry
   /// Guarded by `registry`'s lock.
@@ -81,6 +82,7 @@ private final class MappedEffectInput<Child: Sendable, Parent: Sendable>: Effect
   }
 
   override var isFinished: Bool { parent.isFinished }
+  override var isFinishedWhileLocked: Bool { parent.isFinishedWhileLocked }
   override func markFinished() { parent.markFinished() }
   override func send(_ action: Child) { parent.send(transform(action)) }
   override func modify(_ modification: StateModification) { parent.modify(modification) }
@@ -101,6 +103,7 @@ private final class LiftedEffectInput<Action: Sendable>: EffectInput<Action>, @u
   }
 
   override var isFinished: Bool { parent.isFinished }
+  override var isFinishedWhileLocked: Bool { parent.isFinishedWhileLocked }
   override func markFinished() { parent.markFinished() }
   override func send(_ action: Action) { parent.send(action) }
   override func modify(_ modification: StateModification) {

@@ -110,10 +110,6 @@ package final class EffectRegistry: @unchecked Sendable {
 
   package init() {}
 
-  deinit {
-    lock.deallocate()
-  }
-
   private func withEntries<R>(_ body: (inout Entries) -> R) -> R {
     lock.lock()
     defer { lock.unlock() }

@@ -16,10 +16,6 @@ public final class LockIsolated<Value>: @unchecked Sendable {
     self.value = value
   }
 
-  deinit {
-    lock.deallocate()
-  }
-
   /// Runs `body` with exclusive access to the value and returns its result.
   @discardableResult
   public func withValue<T>(_ body: (inout Value) throws -> T) rethrows -> T {

@@ -10,18 +10,18 @@
 /// elsewhere) in one allocation of its own: `NSLock` costs an object and, on Linux, a mutex
 /// allocated beside it, and the core takes a lock for every effect.
 ///
-/// Not recursive. The owner calls ``deallocate()`` once, in its `deinit`.
+/// Not recursive. Noncopyable: the one value owns the mutex and frees it when it ends (its
+/// owner's `deinit`), so no copy can outlive it and nothing frees it twice.
 ///
 /// ```swift
 /// final class Counter: @unchecked Sendable {
 ///   private let lock = PlatformLock()
 ///   private var count = 0
-///   deinit { lock.deallocate() }
 ///   func increment() { lock.withLock { count += 1 } }
 /// }
 /// ```
 @usableFromInline
-struct PlatformLock: @unchecked Sendable {
+struct PlatformLock: ~Copyable, @unchecked Sendable {
   #if canImport(Darwin)
     @usableFromInline typealias Primitive = os_unfair_lock
   #else
@@ -36,8 +36,17 @@ struct PlatformLock: @unchecked Sendable {
       primitive.initialize(to: os_unfair_lock())
     #else
       primitive.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(primitive, nil)
+      let initialized = pthread_mutex_init(primitive, nil)
+      assert(initialized == 0, "pthread_mutex_init failed: \(initialized)")
     #endif
+  }
+
+  deinit {
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(primitive)
+    #endif
+    primitive.deinitialize(count: 1)
+    primitive.deallocate()
   }
 
   @inlinable
@@ -64,14 +73,5 @@ struct PlatformLock: @unchecked Sendable {
     lock()
     defer { unlock() }
     return try body()
-  }
-
-  /// Frees the mutex; the lock must not be used afterwards.
-  func deallocate() {
-    #if !canImport(Darwin)
-      pthread_mutex_destroy(primitive)
-    #endif
-    primitive.deinitialize(count: 1)
-    primitive.deallocate()
   }
 }
