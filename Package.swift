@@ -151,7 +151,7 @@ let package = Package(
     // The demo's HTTP protocol (paths, wire models, problems), shared by its server and backend.
     .target(
       name: "DemoHTTPProtocol",
-      dependencies: ["WorkspaceDemoFeature"],
+      dependencies: ["ComposableWorkspace", "WorkspaceDemoFeature"],
       path: "Sources/DemoBackends/HTTPProtocol", packageAccess: false
     ),
     .target(
@@ -189,7 +189,8 @@ let package = Package(
       name: "DemoSQLiteBackend",
       dependencies: [
         "ComposableCore", "ComposableAuthoring", "ComposableWorkspace", "WorkspaceDemoFeature",
-        "DemoBackendInterface", "DemoSQLiteCatalogue", "SQLiteWorkspace",
+        "DemoBackendInterface", "DemoHTTPProtocol", "DemoSQLiteCatalogue", "SQLiteWorkspace",
+        "WorkspaceHTTP",
       ],
       path: "Sources/DemoBackends/SQLite", packageAccess: false
     ),
@@ -315,8 +316,10 @@ let package = Package(
     .testTarget(
       name: "DemoServerTests",
       dependencies: [
-        "ComposableCore", "DemoHTTPProtocol", "DemoServer", "HTTPTestSupport", "LoopbackHTTPServer",
-        "WorkspaceDemoFeature", "WorkspaceHTTP",
+        "ComposableAuthoring", "ComposableCore", "ComposableWorkspace",
+        "ComposableWorkspaceTesting", "DemoHTTPProtocol", "DemoServer", "DemoSQLiteBackend",
+        "HTTPTestSupport", "LoopbackHTTPServer", "SQLiteWorkspace", "WorkspaceDemoFeature",
+        "WorkspaceHTTP",
       ]
     ),
     .testTarget(

@@ -121,6 +121,11 @@ final class Endpoints: Sendable {
     router.get(DemoAPI.Pattern.reviewProposal) { await self.record($0) }
     router.post(DemoAPI.Pattern.merge) { await self.merge($0) }
     router.get(DemoAPI.events) { await self.events($0) }
+    router.get(DemoAPI.SQLite.Pattern.head) { await self.sqliteHead($0) }
+    router.get(DemoAPI.SQLite.Pattern.revision) { await self.sqliteRevision($0) }
+    router.get(DemoAPI.SQLite.proposals) { await self.sqliteProposals($0) }
+    router.post(DemoAPI.SQLite.proposals) { await self.sqlitePropose($0) }
+    router.post(DemoAPI.SQLite.Pattern.merge) { await self.sqliteMerge($0) }
     return router
   }
 

@@ -27,7 +27,8 @@ import WorkspaceDemoFeature
 public actor DurableDemoSystem: ServedSystem {
   /// The file.
   public nonisolated let path: String
-  private let store: SQLiteRemoteStore
+  /// The catalogue: what `/v1/sqlite/…` serves to SQLite workspace clients.
+  public nonisolated let store: SQLiteRemoteStore
   private let accounts: [String: DemoAccount]
 
   /// Opens the system kept at `path`, creating and seeding it (the demo's catalogue, no

@@ -100,7 +100,7 @@ extension Endpoints {
   }
 
   /// The username of the session `request` carries a cookie of, if any.
-  private func readerName(of request: HTTPServerRequest) async -> String? {
+  func readerName(of request: HTTPServerRequest) async -> String? {
     guard let session = sessions.session(for: request) else { return nil }
     return try? await system.account(token: session.token).username
   }

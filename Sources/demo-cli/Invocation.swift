@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```
 /// demo-cli [--backend memory | git --remote PATH|new | http --remote URL|new
-///          | fossil --remote URL|new | sqlite --remote PATH|new] [--state FILE] [--no-color]
+///          | fossil --remote URL|new | sqlite --remote PATH|URL|new] [--state FILE] [--no-color]
 ///          [walk | repl]
 /// demo-cli serve [--port N] [--database FILE]
 /// demo-cli --help | help
@@ -195,7 +195,8 @@ enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .fossilWithoutRemote:
       "--backend fossil needs --remote URL (a Fossil server) or --remote new"
     case .sqliteWithoutRemote:
-      "--backend sqlite needs --remote PATH (a SQLite remote's file) or --remote new"
+      "--backend sqlite needs --remote PATH (a SQLite remote's file), URL (a demo server "
+        + "started with --database) or --remote new"
     case .portWithoutServe: "--port goes with serve"
     case .databaseWithoutServe: "--database goes with serve"
     case .notWithServe(let option): "\(option) does not go with serve"
@@ -213,8 +214,8 @@ enum BackendChoice: Equatable, Sendable {
   case http(ServerChoice)
   /// `--backend fossil --remote URL|new`: everything on a Fossil server, sign-in included.
   case fossil(FossilRemoteSetup.Choice)
-  /// `--backend sqlite --remote PATH|new`: the catalogue in a SQLite remote, the workspace a
-  /// SQLite working database.
+  /// `--backend sqlite --remote PATH|URL|new`: the workspace a SQLite working database; the
+  /// catalogue in a SQLite remote file, or on a demo server that keeps its data in SQLite.
   case sqlite(RemoteChoice)
 
   /// The name `--backend` takes (and a state file records).

@@ -1,4 +1,5 @@
 import DemoHTTPProtocol
+import DemoServer
 import Foundation
 import SQLiteWorkspace
 import Testing
@@ -103,6 +104,50 @@ struct DurableServerTests {
       }
     }
     try await server.kill()
+  }
+
+  @Test("--backend sqlite --remote URL: the working copy in SQLite, changesets over HTTP")
+  func sqliteWorkingCopyOnTheServer() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = directory.appendingPathComponent("demo.sqlite").path
+    let system = try await DurableDemoSystem(path: database)
+    let server = try DemoServer(service: DemoService(system: system))
+    let url = server.baseURL.absoluteString
+    let state = directory.appendingPathComponent("state").path
+
+    let run = await runCLI(["--backend", "sqlite", "--remote", url, "--state", state])
+    await server.stop()
+
+    #expect(run.status == 0, "\(run.output)\(run.errors)")
+    #expect(!run.output.contains("✗"), "\(run.output)")
+    try expectInOrder(
+      [
+        "on the demo server \(url) (its SQLite protocol)",
+        "✓ proposal P1 · content r3 · target published@r1", "✓ P1 merged: published@r3",
+        "live: P1 merged into published@r3", "✓ proposal P3 · content r5 · target published@r3",
+      ], in: run.output)
+    let proposals = try await system.store.proposals()
+    #expect(proposals.map(\.record.id) == ["P1", "P2", "P3"])
+    #expect(Set(proposals.map(\.author)) == ["ada"])
+    // The working copy is a SQLite database beside the state file, at the walk's last edit.
+    let working = SQLiteWorkspaceClient(
+      remote: system.store, root: URL(fileURLWithPath: state + ".workspaces"), capability: { nil })
+    let copy = try #require(try working.preparedDatabase(for: "events"))
+    #expect(
+      try await copy.read { db in try db.value("SELECT date FROM events WHERE id = 'e1'") }
+        == "2026-12-19")
+    #expect(try await copy.baseline.revision == "r3")
+  }
+
+  @Test("--backend sqlite --remote URL of a server without a database: one clear line, exit 1")
+  func sqliteOnAPlainServer() async throws {
+    let server = try DemoServer()
+    let run = await runCLI(["--backend", "sqlite", "--remote", server.baseURL.absoluteString])
+    await server.stop()
+    #expect(run.status == 1)
+    #expect(run.errors.contains("is not a demo server with a database"), "\(run.errors)")
+    #expect(run.errors.filter { $0 == "\n" }.count == 1, "\(run.errors)")
   }
 
   /// Keeps the id of `title`'s proposal when `output` says it was created or answered again.

@@ -14,8 +14,10 @@ final class TestServer: Sendable {
   let server: LoopbackHTTPServer
   private let log = LockedLog<HTTPServerRequest>()
 
-  init(configuration: DemoService.Configuration = .init()) throws {
-    let service = DemoService(configuration: configuration)
+  init(
+    system: any ServedSystem = DemoSystem(), configuration: DemoService.Configuration = .init()
+  ) throws {
+    let service = DemoService(system: system, configuration: configuration)
     let log = self.log
     self.service = service
     self.server = try LoopbackHTTPServer { request in

@@ -25,10 +25,29 @@ public struct HTTPBackend: DemoBackend {
   /// The server's base URL.
   public let server: URL
   public let configuration: HTTPBackendConfiguration
+  /// The session its clients share, when the host gave one (to share it with clients of its
+  /// own, such as a SQLite workspace on the same server); else each ``clients(credentials:workingCopies:)``
+  /// makes one.
+  public let session: HTTPSession?
 
-  public init(server: URL, configuration: HTTPBackendConfiguration = HTTPBackendConfiguration()) {
+  public init(
+    server: URL, configuration: HTTPBackendConfiguration = HTTPBackendConfiguration(),
+    session: HTTPSession? = nil
+  ) {
     self.server = server
     self.configuration = configuration
+    self.session = session
+  }
+
+  /// A session on ``server`` as the backend's clients use one: its own cookie jar, the csrf
+  /// cookie echoed as `X-CSRF-Token`, the configured timeout and logger.
+  public func makeSession() -> HTTPSession {
+    HTTPSession(
+      baseURL: server,
+      configuration: HTTPSessionConfiguration(
+        csrf: .echoCookie(DemoAPI.csrfCookie, asHeader: DemoAPI.csrfHeader),
+        timeout: configuration.timeout, headers: ["Accept": "application/json"],
+        logger: configuration.logger))
   }
 
   public var remote: String? { server.absoluteString }
@@ -45,12 +64,7 @@ public struct HTTPBackend: DemoBackend {
     credentials: DemoCredentials,
     workingCopies: [WorkspaceSession<EventWorkingCopy>]
   ) -> DemoBackendClients {
-    let session = HTTPSession(
-      baseURL: server,
-      configuration: HTTPSessionConfiguration(
-        csrf: .echoCookie(DemoAPI.csrfCookie, asHeader: DemoAPI.csrfHeader),
-        timeout: configuration.timeout, headers: ["Accept": "application/json"],
-        logger: configuration.logger))
+    let session = self.session ?? makeSession()
     let connection = DemoServerConnection(session: session, configuration: configuration)
     let copies = DemoWorkingCopies(workingCopies)
     let live = LiveFollower(session: session, configuration: configuration)

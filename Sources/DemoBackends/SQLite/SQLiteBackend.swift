@@ -53,20 +53,16 @@ public struct SQLiteBackend: DemoBackend {
   ) -> DemoBackendClients {
     let sqlite = client(capability: accounts.honouredCapability(of: credentials))
     let catalogue = SQLiteCatalogue(remote: store, root: root)
+    let working = SQLiteWorkingCopies(sqlite)
     let application = DemoClients(
       credentials: credentials,
       auth: .demo(system: accounts, credentials: credentials),
       authoring: .demo(system: accounts, credentials: credentials),
-      workspace: .sqlite(sqlite),
+      workspace: working.workspace,
       catalogue: catalogue.client,
-      localData: LocalWorkspaceDataClient { id in try await sqlite.removeWorkingCopy(id) })
+      localData: working.localData)
     return DemoBackendClients(
-      application: application, reader: catalogue,
-      keepWorkingCopy: { source in
-        guard let database = try sqlite.preparedDatabase(for: source.workspace) else { return }
-        let events = Array(source.events)
-        try await database.write { db in try EventTable.write(events, to: db) }
-      })
+      application: application, reader: catalogue, keepWorkingCopy: working.keep)
   }
 
   private func client(

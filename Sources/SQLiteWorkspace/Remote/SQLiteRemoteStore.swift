@@ -295,7 +295,7 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
         contentRevision: revisionID(row[7].integerValue ?? 0),
         target: WorkspaceBranchReference(
           branch: BranchName(row[5].textValue), revision: revisionID(row[6].integerValue ?? 0))),
-      idempotencyKey: UUID(uuidString: row[1].textValue) ?? UUID(),
+      idempotencyKey: UUID(uuidString: row[1].textValue),
       title: row[2].textValue, summary: row[3].textValue, author: row[4].textValue,
       mergedRevision: row[8].integerValue.map(revisionID))
   }

@@ -98,7 +98,9 @@ public struct SQLiteProposalSubmission: Hashable, Sendable, Codable {
 public struct SQLiteProposal: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The record: id, content revision and target.
   public var record: ProposalRecord
-  public var idempotencyKey: UUID
+  /// The key its author's client created it under; `nil` where the reader may not see it (a
+  /// server shows a record's key to its author only).
+  public var idempotencyKey: UUID?
   public var title: String
   public var summary: String
   public var author: String
@@ -106,7 +108,7 @@ public struct SQLiteProposal: Hashable, Sendable, Codable, CustomStringConvertib
   public var mergedRevision: String?
 
   public init(
-    record: ProposalRecord, idempotencyKey: UUID, title: String, summary: String, author: String,
+    record: ProposalRecord, idempotencyKey: UUID?, title: String, summary: String, author: String,
     mergedRevision: String?
   ) {
     self.record = record
