@@ -96,11 +96,18 @@ public actor DurableDemoSystem: ServedSystem {
   }
 
   public func admit(token: String) async throws(DemoError) -> DemoGrant {
-    let account = try await account(token: token)
-    guard account.mayAuthor else {
-      throw .admissionDenied("\(account.displayName) may read but not author")
-    }
+    let accounts = self.accounts
+    // The session is checked in the transaction that issues the grant: no grant for a
+    // session that ended meanwhile.
     return try await write { db in
+      guard
+        case .text(let name)? = try db.value(
+          "SELECT username FROM demo_sessions WHERE token = ?", [.text(token)]),
+        let account = accounts[name]
+      else { throw DemoError.sessionExpired }
+      guard account.mayAuthor else {
+        throw DemoError.admissionDenied("\(account.displayName) may read but not author")
+      }
       let grant = DemoGrant(
         id: "grant-\(try Self.next("grant", on: db))", username: account.username,
         sessionToken: token)
