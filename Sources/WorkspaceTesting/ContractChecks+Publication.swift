@@ -2,8 +2,8 @@ import ComposableCore
 import ComposableWorkspace
 import Foundation
 
-/// The publication rules: retry-safe, exact record identity, the record not installed, and a
-/// moved head refused before any record exists.
+/// The publication rules: retry-safe (also once the target moved), exact record identity, the
+/// record not installed, and a moved head refused before any record exists.
 extension ContractChecks {
   static func retrySafePublication(_ subject: Subject, _ problems: ContractFindings) async throws {
     guard let (session, changes) = try await editedSession(subject, problems) else { return }
@@ -22,6 +22,41 @@ extension ContractChecks {
           "publishing the same request twice created \(created.count) records (\(created.sorted().joined(separator: ", "))) instead of one"
         )
       }
+    }
+  }
+
+  static func retryAfterTargetMoved(_ subject: Subject, _ problems: ContractFindings)
+    async throws
+  {
+    guard let (session, changes) = try await editedSession(subject, problems) else { return }
+    let branch = session.baseline.branch
+    let request = newRequest("retry after the target moved")
+    let first = try await publish(subject, session, changes, request)
+    let before = try await listRecords(subject)
+    // Someone else's change lands after the record was made, before the answer is read (a
+    // lost answer, a crash): the attempt is sent again with its key.
+    try await moveHead(subject, branch)
+    do {
+      let retried = try await subject.client.publishProposal(
+        session.source, session.baseline, changes, request)
+      if retried != first {
+        problems.append(
+          "after \(branch) moved, the retry answered \(retried) instead of the record it made, \(first)"
+        )
+      }
+    } catch let mismatch as WorkspaceHeadMismatch {
+      problems.append(
+        "the retry of an attempt whose record \(first.id) exists threw \(mismatch) instead of answering that record: it did not look up its own proposal first"
+      )
+    } catch {
+      problems.append(
+        "the retry of an attempt whose record \(first.id) exists threw \(describe(error)) after \(branch) moved"
+      )
+    }
+    if let before, let after = try await listRecords(subject), after != before {
+      problems.append(
+        "the retry after \(branch) moved changed the records: \(before.sorted()) → \(after.sorted())"
+      )
     }
   }
 

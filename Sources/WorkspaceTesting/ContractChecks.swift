@@ -32,6 +32,7 @@ enum ContractChecks<Source: Sendable, ChangeSet: WorkspaceChangeSet> {
     case .sourceOwnership: try await sourceOwnership(subject, problems)
     case .captureAgainstBaseline: try await captureAgainstBaseline(subject, problems)
     case .retrySafePublication: try await retrySafePublication(subject, problems)
+    case .retryAfterTargetMoved: try await retryAfterTargetMoved(subject, problems)
     case .exactRecordIdentity: try await exactRecordIdentity(subject, problems)
     case .recordNotInstalled: try await recordNotInstalled(subject, problems)
     case .refreshKeepsBranch: try await refreshKeepsBranch(subject, problems)

@@ -20,6 +20,9 @@ public enum WorkspaceContractRule: String, CaseIterable, Hashable, Sendable, Cod
   /// `publishProposal` with the same request again answers the same record and creates no
   /// second one.
   case retrySafePublication
+  /// `publishProposal` retried after its record was created and the target then moved answers
+  /// that record (it looks up its own proposal first), not a `WorkspaceHeadMismatch`.
+  case retryAfterTargetMoved
   /// The record has a non-empty identity, a content revision, and exactly the installed
   /// baseline as its target; another attempt gets another identity.
   case exactRecordIdentity
@@ -54,6 +57,8 @@ public enum WorkspaceContractRule: String, CaseIterable, Hashable, Sendable, Cod
       "captureChanges captures against the session's installed baseline"
     case .retrySafePublication:
       "publishProposal is retry-safe: the same request answers the same record, created once"
+    case .retryAfterTargetMoved:
+      "publishProposal retried after the target moved answers the record it already made"
     case .exactRecordIdentity:
       "publishProposal returns the exact proposal identity, content revision and target revision"
     case .recordNotInstalled:
