@@ -34,7 +34,16 @@ let package = Package(
         .product(name: "LoopbackSockets", package: rootPackage),
         // The `fossil` group: the Fossil client against a local `fossil server`.
         .product(name: "FossilWorkspace", package: rootPackage),
+        // The `sqlite` group: the SQLite workspace, and the plain C calls of its floors.
+        .product(name: "SQLiteWorkspace", package: rootPackage),
+        "CSQLiteFloor",
       ]
-    )
+    ),
+    // The system SQLite with the session extension declared, for the `sqlite` group's floors
+    // (the root package's CSQLite is not a product; a module of another name, the same library).
+    .systemLibrary(
+      name: "CSQLiteFloor", path: "Sources/CSQLiteFloor",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
   ]
 )

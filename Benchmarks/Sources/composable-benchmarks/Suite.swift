@@ -7,7 +7,7 @@ enum Suite {
   /// scoped store, whose figures are compared with each other.
   static let names = [
     "cancel", "send", "observed", "foreach", "effect", "sibling", "teststore", "demo", "http",
-    "fossil", "git",
+    "fossil", "sqlite", "git",
   ]
 
   @MainActor
@@ -166,6 +166,35 @@ enum Suite {
           target: .atMost(1.5)),
         Figure("fossil_signin_ms", fossil.signIn, unit: "ms"),
         Figure("fossil_signin_plain_ms", fossil.signInPlain, unit: "ms"),
+      ]
+    }
+    if wanted("sqlite") {
+      progress("sqlite")
+      let sqlite = try await benchmarkSQLite(
+        rows: ops(10_000), largeRows: ops(100_000), hugeRows: ops(1_000_000),
+        repetitions: reps(21), largeRepetitions: reps(11), hugeRepetitions: reps(11))
+      figures += [
+        Figure("sqlite_capture_10k_rows_100_changed_ms", sqlite.capture, unit: "ms"),
+        Figure("sqlite_capture_plain_10k_ms", sqlite.capturePlain, unit: "ms"),
+        Figure(
+          "sqlite_capture_ratio", ratio(sqlite.capture, sqlite.capturePlain), unit: "x",
+          target: .atMost(1.3)),
+        Figure("sqlite_publish_ms", sqlite.publish, unit: "ms"),
+        Figure("sqlite_publish_plain_ms", sqlite.publishPlain, unit: "ms"),
+        Figure(
+          "sqlite_publish_ratio", ratio(sqlite.publish, sqlite.publishPlain), unit: "x",
+          target: .atMost(1.5)),
+        Figure("sqlite_capture_100k_ms", sqlite.captureLarge, unit: "ms"),
+        Figure("sqlite_capture_plain_100k_ms", sqlite.capturePlainLarge, unit: "ms"),
+        Figure("sqlite_capture_1m_ms", sqlite.captureHuge, unit: "ms"),
+        Figure("sqlite_capture_plain_1m_ms", sqlite.capturePlainHuge, unit: "ms"),
+        Figure(
+          "sqlite_capture_1m_ratio", ratio(sqlite.captureHuge, sqlite.capturePlainHuge),
+          unit: "x"),
+        Figure(
+          "sqlite_capture_growth_10k_to_1m", ratio(sqlite.captureHuge, sqlite.capture), unit: "x"),
+        Figure("sqlite_build_1m_ms", sqlite.buildHuge, unit: "ms"),
+        Figure("sqlite_prepare_1m_ms", sqlite.prepareHuge, unit: "ms"),
       ]
     }
     // Last: it writes 10,000 files and spawns git processes, which the others need not meet.
