@@ -189,13 +189,16 @@ extension SQLiteWorkspaceDatabase {
 
   /// Writes a baseline's database file, refusing an image that is not a database.
   private static func writeBaselineFile(_ image: Data, to file: URL) throws {
+    try DurableWrite.write(image, to: file)
+    // Opened where it lies (no second copy of the image in memory): a foreign or damaged
+    // image fails on its schema, and is not kept.
     do {
-      _ = try SQLiteConnection.inMemory(image: image)
+      _ = try SQLiteConnection(path: file.path, mode: .readOnly)
     } catch let error as SQLiteError {
+      try? FileManager.default.removeItem(at: file)
       throw SQLiteWorkspaceError.notAWorkspaceDatabase(
         path: file.path, reason: "the remote's image is not a database: \(error.description)")
     }
-    try DurableWrite.write(image, to: file)
   }
 
   /// Removes baseline files a crash left behind (from an install that did not finish).
