@@ -41,7 +41,7 @@ public actor DurableDemoSystem: ServedSystem {
     do {
       store = try SQLiteRemoteStore(path: path)
       try await store.transaction { db in try db.execute(Self.schema) }
-      if try await store.branches().isEmpty { try await CatalogueSeed.seed(store) }
+      try await CatalogueSeed.completeSeed(of: store)
     } catch {
       throw .unavailable("\(path): \(error)")
     }

@@ -4,6 +4,8 @@ import ComposableWorkspace
 public enum SQLiteWorkspaceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A table has no primary key: its rows have no identity a change could name.
   case tableWithoutPrimaryKey(String)
+  /// A row of a table has a NULL in its primary key: it has no identity a change could name.
+  case nullPrimaryKey(String)
   /// The working database's schema is no longer its baseline's (a table added, dropped or
   /// altered); changes are rows, so the workspace cannot capture or carry them.
   case schemaChanged(table: String, detail: String)
@@ -40,6 +42,9 @@ public enum SQLiteWorkspaceError: Error, Hashable, Sendable, CustomStringConvert
     case .tableWithoutPrimaryKey(let table):
       "table \(table) has no primary key: the SQLite workspace tracks rows by their key, so "
         + "every table needs one"
+    case .nullPrimaryKey(let table):
+      "table \(table) has a row whose primary key has a NULL: the SQLite workspace tracks rows "
+        + "by their key, so key columns must not be NULL"
     case .schemaChanged(let table, let detail):
       "the schema changed under the workspace: table \(table): \(detail)"
     case .malformedChangeset(let reason): "not a changeset: \(reason)"

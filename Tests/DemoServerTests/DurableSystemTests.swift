@@ -1,5 +1,6 @@
 import DemoServer
 import Foundation
+import SQLiteWorkspace
 import Testing
 import WorkspaceDemoFeature
 
@@ -146,6 +147,23 @@ struct DurableSystemTests {
       #expect(try await system.head(of: "published") == head, "\(type(of: system))")
       #expect(try await system.allProposals().first { $0.id == theirs.id }?.status == .open)
     }
+  }
+
+  @Test("A seeding a crash interrupted is completed at the next start")
+  func anInterruptedSeedIsCompleted() async throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // As a process killed after the first branch was created leaves the file.
+    let store = try SQLiteRemoteStore(path: path)
+    try await store.createBranch("published", author: "demo-cli") { db in
+      try db.execute(
+        "CREATE TABLE events (id TEXT PRIMARY KEY, title TEXT NOT NULL, "
+          + "date TEXT NOT NULL, venue TEXT NOT NULL)")
+    }
+
+    let system = try await DurableDemoSystem(path: path)
+
+    #expect(try await system.branches() == ["festival", "published"])
+    #expect(try await system.head(of: "festival").events.map(\.id) == ["f1", "f2"])
   }
 
   @Test("A file that is not the system's is refused and left as it was")

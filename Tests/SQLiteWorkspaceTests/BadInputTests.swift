@@ -23,6 +23,40 @@ struct BadInputTests {
       try await session.source.read { db in try db.rows("SELECT line FROM log") } == [["hello"]])
   }
 
+  @Test func aRowWithANullInItsKeyIsRefusedNotLost() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let harness = try await SQLiteHarness.make(in: folder.url)
+    try await harness.remote.commit(to: "main", author: "setup", message: "tags") { db in
+      try db.execute("CREATE TABLE tags (name TEXT PRIMARY KEY, color TEXT)")
+    }
+    let session = try await harness.sqlite.prepareSource("catalogue")
+    // A rowid table's TEXT key takes a NULL; the session extension would skip the row.
+    try await session.source.write { db in try db.run("INSERT INTO tags VALUES (NULL, 'red')") }
+
+    await #expect(throws: SQLiteWorkspaceError.nullPrimaryKey("tags")) {
+      try await harness.sqlite.captureChanges(session.source, session.baseline)
+    }
+  }
+
+  @Test func anUnknownRevisionOrBranchIsNamedNotAnsweredEmpty() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let harness = try await SQLiteHarness.make(in: folder.url)
+
+    await #expect(throws: SQLiteWorkspaceError.revisionNotFound("r99")) {
+      try await harness.remote.image(of: "r99")
+    }
+    await #expect(throws: SQLiteWorkspaceError.branchNotFound("nowhere")) {
+      try await harness.remote.head(of: "nowhere")
+    }
+  }
+
+  @Test func textIsComparedByItsBytesAsSQLiteDoes() {
+    #expect(SQLiteValue.text("\u{E9}") != .text("e\u{301}"))
+    #expect(Set<SQLiteValue>([.text("\u{E9}"), .text("e\u{301}")]).count == 2)
+  }
+
   @Test func aSchemaChangedUnderTheWorkspaceIsRefused() async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }

@@ -120,6 +120,34 @@ struct PublicationTests {
     #expect(try await harness.remote.proposals().first?.isMerged == false)
   }
 
+  @Test func aMergeOntoABranchWhoseTableChangedIsRefusedNotEmptied() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let harness = try await SQLiteHarness.make(in: folder.url)
+    let session = try await harness.sqlite.prepareSource("catalogue")
+    try await session.source.write { db in
+      try db.run("INSERT INTO events (id, title) VALUES (2, 'Porto')")
+    }
+    let record = try await harness.sqlite.publishProposal(
+      session.source, session.baseline,
+      try await harness.sqlite.captureChanges(session.source, session.baseline),
+      ProposalRequest(title: "Porto", summary: "", idempotencyKey: UUID()))
+    let migrated = try await harness.remote.commit(to: "main", author: "grace", message: "drop") {
+      db in try db.execute("ALTER TABLE events DROP COLUMN poster")
+    }
+
+    await #expect {
+      try await harness.sqlite.merge(proposalID: record.id)
+    } throws: { error in
+      guard case .schemaChanged(let table, _) = error as? SQLiteWorkspaceError else {
+        return false
+      }
+      return table == "events"
+    }
+    #expect(try await harness.remote.head(of: "main") == migrated)
+    #expect(try await harness.remote.proposals().first?.isMerged == false)
+  }
+
   @Test func everyRemoteCallNeedsTheCapability() async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }

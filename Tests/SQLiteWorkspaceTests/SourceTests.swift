@@ -61,6 +61,25 @@ struct SourceTests {
     #expect(try await rows(of: "events", in: session.source).isEmpty)
   }
 
+  @Test func aReadThatEndsItsTransactionItselfLeavesTheDatabaseWritable() async throws {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    let harness = try await SQLiteHarness.make(in: folder.url)
+    let session = try await harness.sqlite.prepareSource("catalogue")
+
+    _ = try await session.source.read { db in try db.execute("COMMIT") }
+    await #expect(throws: SQLiteError.self) {
+      try await session.source.read { db in
+        try db.execute("ROLLBACK")
+        try db.execute("SELECT nothing FROM nowhere")
+      }
+    }
+
+    try await session.source.write { db in try db.run("UPDATE events SET title = 'still'") }
+    #expect(
+      try await session.source.read { db in try db.value("SELECT title FROM events") } == "still")
+  }
+
   @Test func aFailedWriteLeavesTheWorkingDatabaseAsItWas() async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }

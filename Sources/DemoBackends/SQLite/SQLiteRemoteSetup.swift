@@ -5,7 +5,8 @@ import SQLiteWorkspace
 import WorkspaceDemoFeature
 
 /// Opens the SQLite remote `--remote` names: a new store file in a private temporary folder,
-/// or an existing one; a store without branches is seeded with the demo's catalogue.
+/// or an existing one; a store without branches (or with only part of the seed, from an
+/// interrupted seeding) is seeded with the demo's catalogue.
 public struct SQLiteRemoteSetup: Sendable {
   /// What came of it.
   public struct Opened: Sendable {
@@ -45,14 +46,11 @@ public struct SQLiteRemoteSetup: Sendable {
       throw .notARemote(file, "\(error)")
     }
     do {
-      guard try await remote.branches().isEmpty else {
-        return Opened(remote: remote, created: path == nil, seeded: false)
-      }
-      try await CatalogueSeed.seed(remote)
+      let seeded = try await CatalogueSeed.completeSeed(of: remote)
+      return Opened(remote: remote, created: path == nil, seeded: seeded)
     } catch {
       throw .cannotSeed(file, "\(error)")
     }
-    return Opened(remote: remote, created: path == nil, seeded: true)
   }
 }
 

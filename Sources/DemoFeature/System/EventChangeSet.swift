@@ -44,7 +44,6 @@ public struct EventChangeSet: Sendable, Hashable, Codable {
     return changes
   }
 
-  /// `events` with these changes applied (how a merge lands a proposal on its branch).
   /// The ids of the events this change set touches that also changed between `base` (what
   /// it was made against) and `head` (where it would land): changed, added or removed on the
   /// other side. Empty when applying it to `head` loses nothing of either side.
@@ -55,6 +54,7 @@ public struct EventChangeSet: Sendable, Hashable, Codable {
     return touched.filter { before[$0] != now[$0] }.sorted()
   }
 
+  /// `events` with these changes applied (how a merge lands a proposal on its branch).
   public func applied(to events: [Event]) -> [Event] {
     let removedIDs = Set(removed.map(\.id))
     let replacements = Dictionary(

@@ -13,6 +13,10 @@ enum SQLiteChangesetApplier {
     _ changes: SQLiteChangeSet, to connection: SQLiteConnection
   ) throws -> [SQLiteConflict] {
     guard !changes.changeset.isEmpty else { return [] }
+    guard changes.changeset.count <= Int(Int32.max) else {
+      throw SQLiteWorkspaceError.malformedChangeset("it is larger than SQLite takes (2 GiB)")
+    }
+    try checkShapes(of: changes, on: connection)
     try connection.execute("SAVEPOINT workspace_apply")
     let log = ConflictLog()
     var bytes = [UInt8](changes.changeset)
@@ -34,14 +38,38 @@ enum SQLiteChangesetApplier {
       // The error itself (SQLITE_FULL, an I/O error) may have rolled the whole transaction
       // back already; then there is no savepoint left to return to.
       let failure = log.failure ?? (code == SQLITE_OK ? nil : connection.error(code))
-      if sqlite3_get_autocommit(connection.handle) == 0 {
-        try connection.execute("ROLLBACK TO workspace_apply; RELEASE workspace_apply")
+      if connection.isInTransaction {
+        try? connection.execute("ROLLBACK TO workspace_apply; RELEASE workspace_apply")
       }
       if let failure { throw failure }
       return log.conflicts
     }
     try connection.execute("RELEASE workspace_apply")
     return []
+  }
+
+  /// Refuses changes to a table the database does not have with the same columns and key:
+  /// SQLite would skip them without a word (only a log line), and a merge would report
+  /// success with rows missing.
+  private static func checkShapes(
+    of changes: SQLiteChangeSet, on connection: SQLiteConnection
+  ) throws {
+    let tables = try SQLiteTableShape.tables(in: "main", of: connection)
+    var checked: Set<String> = []
+    for change in changes.changes where checked.insert(change.table).inserted {
+      guard let table = tables[change.table] else {
+        throw SQLiteWorkspaceError.schemaChanged(
+          table: change.table, detail: "the table is not in the database the changes apply to")
+      }
+      let columns = max(change.oldValues.count, change.newValues.count)
+      let keys = table.columns.filter { $0.primaryKeyPosition > 0 }.count
+      guard table.columns.count == columns, keys == change.primaryKey.count else {
+        throw SQLiteWorkspaceError.schemaChanged(
+          table: change.table,
+          detail: "the changes have \(columns) columns (\(change.primaryKey.count) in the key), "
+            + "the database \(table.columns.count) (\(keys) in the key)")
+      }
+    }
   }
 }
 

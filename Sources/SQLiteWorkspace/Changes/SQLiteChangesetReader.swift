@@ -6,6 +6,9 @@ enum SQLiteChangesetReader {
   /// Every row change in `changeset`, in its order.
   static func changes(in changeset: Data) throws -> [SQLiteRowChange] {
     guard !changeset.isEmpty else { return [] }
+    guard changeset.count <= Int(Int32.max) else {
+      throw SQLiteWorkspaceError.malformedChangeset("it is larger than SQLite takes (2 GiB)")
+    }
     var bytes = [UInt8](changeset)
     return try bytes.withUnsafeMutableBytes { buffer in
       var iterator: OpaquePointer?
@@ -14,12 +17,15 @@ enum SQLiteChangesetReader {
       guard start == SQLITE_OK, let iterator else {
         throw SQLiteWorkspaceError.malformedChangeset("it cannot be read (SQLite code \(start))")
       }
+      var finalized = false
+      defer { if !finalized { sqlite3changeset_finalize(iterator) } }
       var changes: [SQLiteRowChange] = []
       var code = sqlite3changeset_next(iterator)
       while code == SQLITE_ROW {
         changes.append(try change(at: iterator))
         code = sqlite3changeset_next(iterator)
       }
+      finalized = true
       let finish = sqlite3changeset_finalize(iterator)
       guard code == SQLITE_DONE, finish == SQLITE_OK else {
         throw SQLiteWorkspaceError.malformedChangeset(

@@ -24,6 +24,9 @@ enum SQLiteDiff {
     let targetTables = try SQLiteTableShape.tables(in: target, of: connection, excluding: excluded)
     let baseTables = try SQLiteTableShape.tables(in: base, of: connection, excluding: excluded)
     try checkSameShape(target: targetTables, base: baseTables)
+    for table in targetTables.values {
+      try checkNoNullKey(table, in: [target, base], on: connection)
+    }
 
     var session: OpaquePointer?
     let created = sqlite3session_create(connection.handle, target, &session)
@@ -54,6 +57,24 @@ enum SQLiteDiff {
     let changeset = bytes.map { Data(bytes: $0, count: Int(size)) } ?? Data()
     return SQLiteChangeSet(
       verified: changeset, changes: try SQLiteChangesetReader.changes(in: changeset))
+  }
+
+  /// Refuses a table with a row whose key has a NULL (possible in a rowid table whose key is
+  /// not an `INTEGER PRIMARY KEY`): the session extension records no change to such a row, so
+  /// it would vanish from the manifest without a word.
+  private static func checkNoNullKey(
+    _ table: SQLiteTableShape, in schemas: [String], on connection: SQLiteConnection
+  ) throws {
+    let keys = table.columns.filter { $0.primaryKeyPosition > 0 }
+    if keys.count == 1, keys[0].declaredType.uppercased() == "INTEGER" { return }
+    let condition = keys.map { "\(SQLiteName.quoted($0.name)) IS NULL" }
+      .joined(separator: " OR ")
+    for schema in schemas {
+      let found = try connection.value(
+        "SELECT 1 FROM \(SQLiteName.quoted(schema)).\(SQLiteName.quoted(table.name)) "
+          + "WHERE \(condition) LIMIT 1")
+      if found != nil { throw SQLiteWorkspaceError.nullPrimaryKey(table.name) }
+    }
   }
 
   private static func checkSameShape(

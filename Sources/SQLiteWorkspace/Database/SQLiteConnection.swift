@@ -48,14 +48,12 @@ public final class SQLiteConnection {
     sqlite3_busy_timeout(connection, 5_000)
     installAttachGuard()
     // Opening is lazy: read the schema now, so a foreign or damaged file fails here, not at
-    // some later query.
-    do {
-      try execute("SELECT count(*) FROM sqlite_schema")
-    } catch {
-      sqlite3_close_v2(connection)
-      throw error
-    }
+    // some later query. (Thrown from here, the connection is closed by `deinit`.)
+    try execute("SELECT count(*) FROM sqlite_schema")
   }
+
+  /// Whether a transaction is open on this connection.
+  var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
   deinit { sqlite3_close_v2(handle) }
 
@@ -94,7 +92,10 @@ public final class SQLiteConnection {
   public func value(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue? {
     let statement = try SQLiteStatement(sql, on: self)
     try statement.bind(values)
-    return try statement.step() ? statement.column(0) : nil
+    // `.none`, not `nil`: SQLiteValue is ExpressibleByNilLiteral, and `nil` here would be
+    // `.null`, a row.
+    guard try statement.step() else { return .none }
+    return statement.column(0)
   }
 
   /// Runs `body` in one transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled back

@@ -5,7 +5,9 @@
 ///                  [.integer(7), .text("Lisboa"), .blob(pngBytes)])
 /// ```
 ///
-/// Text is UTF-8, as SQLite stores it; a blob is its exact bytes.
+/// Text is UTF-8, as SQLite stores it, and two texts are equal when their bytes are (as SQLite
+/// compares them: a precomposed "é" and "e" with a combining accent are two values); a blob is
+/// its exact bytes.
 public enum SQLiteValue: Hashable, Sendable, CustomStringConvertible {
   case null
   case integer(Int64)
@@ -37,4 +39,35 @@ extension SQLiteValue: ExpressibleByNilLiteral, ExpressibleByIntegerLiteral,
   public init(integerLiteral value: Int64) { self = .integer(value) }
   public init(floatLiteral value: Double) { self = .real(value) }
   public init(stringLiteral value: String) { self = .text(value) }
+}
+
+extension SQLiteValue {
+  public static func == (lhs: SQLiteValue, rhs: SQLiteValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.integer(let a), .integer(let b)): a == b
+    case (.real(let a), .real(let b)): a == b
+    case (.text(let a), .text(let b)): a.utf8.elementsEqual(b.utf8)
+    case (.blob(let a), .blob(let b)): a == b
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .integer(let value):
+      hasher.combine(1)
+      hasher.combine(value)
+    case .real(let value):
+      hasher.combine(2)
+      hasher.combine(value)
+    case .text(let value):
+      hasher.combine(3)
+      for byte in value.utf8 { hasher.combine(byte) }
+    case .blob(let bytes):
+      hasher.combine(4)
+      hasher.combine(bytes)
+    }
+  }
 }

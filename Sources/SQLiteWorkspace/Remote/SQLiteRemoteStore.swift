@@ -31,6 +31,9 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
   /// store (another application's database, a damaged file, not a database).
   public init(path: String) throws {
     self.path = path
+    // A new store is its owner's alone (its -wal and -shm files take the same mode).
+    let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if created >= 0 { close(created) }
     let db: SQLiteConnection
     do {
       db = try SQLiteConnection(path: path, mode: .create)
@@ -183,8 +186,8 @@ public final class SQLiteRemoteStore: SQLiteWorkspaceRemote {
   }
 
   /// Runs `body` in one write transaction on the store's connection: for a server that
-  /// embeds the store and keeps tables of its own in the same file (their names must not
-  /// start with `revisions`, `branches` or `proposals`), so its writes are as durable and as
+  /// embeds the store and keeps tables of its own in the same file (named other than
+  /// `revisions`, `branches` and `proposals`), so its writes are as durable and as
   /// serialized as the store's.
   public func transaction<T: Sendable>(
     _ body: @escaping @Sendable (SQLiteConnection) throws -> T

@@ -28,8 +28,12 @@ public protocol SQLiteWorkspaceRemote: Sendable {
 
   /// Merges proposal `id` into its target branch and answers the branch's new head; a merged
   /// proposal answers the current head and changes nothing. Throws
-  /// ``SQLiteWorkspaceError/mergeConflict(proposal:conflicts:)`` — merging nothing — when its
-  /// rows changed on the branch since.
+  /// ``SQLiteWorkspaceError/mergeConflict(proposal:conflicts:)`` — merging nothing — when the
+  /// branch changed since what the proposal changes, as SQLite applies a changeset: a column the
+  /// proposal updates holds another value now, a row it updates or deletes is gone, a key it
+  /// inserts exists (an update of other columns of the same row merges); and
+  /// ``SQLiteWorkspaceError/schemaChanged(table:detail:)`` when a table it changes has other
+  /// columns now.
   func merge(proposalID id: String) async throws -> WorkspaceBranchReference
 }
 

@@ -52,6 +52,10 @@ extension SQLiteWorkspaceDatabase {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try writeBaselineFile(image, to: baselineURL(of: baseline.revision, in: directory))
     let unfinished = directory.appendingPathComponent("working.sqlite.new")
+    // What a creation killed midway left: a hot journal would be rolled back onto the new file.
+    for suffix in ["", "-journal", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: unfinished.path + suffix)
+    }
     try DurableWrite.write(image, to: unfinished)
     do {
       let db = try SQLiteConnection(path: unfinished.path, mode: .readWrite)
@@ -189,6 +193,13 @@ extension SQLiteWorkspaceDatabase {
 
   /// Writes a baseline's database file, refusing an image that is not a database.
   private static func writeBaselineFile(_ image: Data, to file: URL) throws {
+    var image = image
+    // A WAL-mode image (bytes 18 and 19) would leave -wal/-shm files beside a file that is
+    // never written: it is kept as a rollback-journal database.
+    if image.count > 19, image[image.startIndex + 18] == 2, image[image.startIndex + 19] == 2 {
+      image[image.startIndex + 18] = 1
+      image[image.startIndex + 19] = 1
+    }
     try DurableWrite.write(image, to: file)
     // Opened where it lies (no second copy of the image in memory): a foreign or damaged
     // image fails on its schema, and is not kept.
@@ -204,10 +215,13 @@ extension SQLiteWorkspaceDatabase {
   /// Removes baseline files a crash left behind (from an install that did not finish).
   private static func removeBaselines(in directory: URL, except kept: URL) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for name in names
-    where name.hasPrefix("baseline-") && name.hasSuffix(".sqlite") && name != kept.lastPathComponent
-    {
-      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    for name in names {
+      let staleBaseline =
+        name.hasPrefix("baseline-") && !name.hasPrefix(kept.lastPathComponent)
+      let unfinishedWrite = name.hasPrefix(".") && name.hasSuffix(".partial")
+      if staleBaseline || unfinishedWrite {
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+      }
     }
   }
 }

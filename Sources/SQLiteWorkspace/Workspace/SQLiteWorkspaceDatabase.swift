@@ -31,7 +31,7 @@ import WorkingCopySupport
 /// One value per folder in a process: preparing a workspace again answers the same value.
 /// Its calls run one at a time, in order, on a queue of its own (never on Swift's concurrency
 /// threads).
-public final class SQLiteWorkspaceDatabase: @unchecked Sendable, Hashable, CustomStringConvertible {
+public final class SQLiteWorkspaceDatabase: Sendable, Hashable, CustomStringConvertible {
   /// The workspace's folder.
   public let directory: URL
   private let connections: QueueConfined<Connections>
@@ -72,8 +72,13 @@ public final class SQLiteWorkspaceDatabase: @unchecked Sendable, Hashable, Custo
   ) async throws -> T {
     try await perform { connections in
       let db = connections.working
-      try db.execute("PRAGMA query_only = ON; BEGIN")
-      defer { try? db.execute("COMMIT; PRAGMA query_only = OFF") }
+      try db.execute("PRAGMA query_only = ON")
+      // Writable again whatever the body did, even if it ended the transaction itself.
+      defer {
+        if db.isInTransaction { try? db.execute("ROLLBACK") }
+        try? db.execute("PRAGMA query_only = OFF")
+      }
+      try db.execute("BEGIN")
       return try body(db)
     }
   }
