@@ -75,25 +75,7 @@ private func measureCaptureAndPublish(
   let (client, source, baseline) = (workspace.client, workspace.source, workspace.baseline)
   let plain = try PlainSessionDiff(
     working: source.workingDatabaseURL, baseline: workspace.baselineFile, table: "items")
-
-  // Capture.
-  let captured = Latest<SQLiteChangeSet>()
-  let captures = try await measureInterleavedAsync(
-    repetitions: repetitions,
-    [
-      {
-        try await time { captured.value = try await client.captureChanges(source, baseline) }
-          .milliseconds
-      },
-      {
-        try await time {
-          let size = try plain.changeset { _, size in size }
-          try check(size > 0, "plain sqlite: an empty changeset")
-        }.milliseconds
-      },
-    ])
-  guard let changes = captured.value else { throw BenchmarkFailure("sqlite: no capture ran") }
-  try workspace.checkCaptured(changes)
+  let (captures, changes) = try await measureCaptures(workspace, plain, repetitions: repetitions)
   try check(
     try plain.changesetData() == changes.changeset,
     "sqlite capture: the plain diff made other changeset bytes than the client")
@@ -153,9 +135,20 @@ private func measureCapture(
   let workspace = try await SQLiteBenchmarkWorkspace.make(
     rows: rows, in: folder.appendingPathComponent("rows-\(rows)", isDirectory: true))
   defer { workspace.remove() }
-  let (client, source, baseline) = (workspace.client, workspace.source, workspace.baseline)
   let plain = try PlainSessionDiff(
-    working: source.workingDatabaseURL, baseline: workspace.baselineFile, table: "items")
+    working: workspace.source.workingDatabaseURL, baseline: workspace.baselineFile,
+    table: "items")
+  let (captures, _) = try await measureCaptures(workspace, plain, repetitions: repetitions)
+  return (captures, workspace.build, workspace.prepare)
+}
+
+/// The client's capture and the plain session diff it wraps, interleaved; the client's last
+/// change set, checked to be the workspace's changed rows.
+@MainActor
+private func measureCaptures(
+  _ workspace: SQLiteBenchmarkWorkspace, _ plain: PlainSessionDiff, repetitions: Int
+) async throws -> (captures: [Summary], changes: SQLiteChangeSet) {
+  let (client, source, baseline) = (workspace.client, workspace.source, workspace.baseline)
   let captured = Latest<SQLiteChangeSet>()
   let captures = try await measureInterleavedAsync(
     repetitions: repetitions,
@@ -173,7 +166,7 @@ private func measureCapture(
     ])
   guard let changes = captured.value else { throw BenchmarkFailure("sqlite: no capture ran") }
   try workspace.checkCaptured(changes)
-  return (captures, workspace.build, workspace.prepare)
+  return (captures, changes)
 }
 
 /// A setup step timed once, in milliseconds.
