@@ -155,7 +155,7 @@ public actor DurableDemoSystem: ServedSystem {
   public func head(of branch: String) async throws(DemoError) -> DemoRevision {
     try await catalogue(branch: branch) {
       let head = try await self.store.head(of: BranchName(branch))
-      return DemoRevision(id: head.revision, events: try await self.events(at: head.revision))
+      return DemoRevision(id: head.revision, events: try await self.store.events(at: head.revision))
     }
   }
 
@@ -164,7 +164,7 @@ public actor DurableDemoSystem: ServedSystem {
       try await self.store.history(of: BranchName(branch))
     }
     guard history.contains(id) else { throw .noSuchRevision(branch: branch, revision: id) }
-    return DemoRevision(id: id, events: try await catalogue { try await self.events(at: id) })
+    return DemoRevision(id: id, events: try await catalogue { try await self.store.events(at: id) })
   }
 
   // MARK: Proposals
@@ -175,8 +175,12 @@ public actor DurableDemoSystem: ServedSystem {
   ) async throws(DemoError) -> DemoProposal {
     let author = try await validate(grantID: grantID, token: token).username
     if let existing = try await proposal(author: author, key: key) {
-      let content = try await catalogue { try await self.events(at: existing.contentRevision) }
-      let wanted = try await catalogue { changes.applied(to: try await self.events(at: base)) }
+      let content = try await catalogue {
+        try await self.store.events(at: existing.contentRevision)
+      }
+      let wanted = try await catalogue {
+        changes.applied(to: try await self.store.events(at: base))
+      }
       guard existing.title == title, existing.branch == branch, existing.baseRevision == base,
         Set(content) == Set(wanted)
       else { throw .idempotencyConflict(key) }
@@ -216,23 +220,7 @@ public actor DurableDemoSystem: ServedSystem {
   }
 
   public func allProposals() async throws(DemoError) -> [DemoProposal] {
-    try await catalogue {
-      var listed: [DemoProposal] = []
-      for proposal in try await self.store.proposals() {
-        let record = proposal.record
-        listed.append(
-          DemoProposal(
-            id: record.id, title: proposal.title, author: proposal.author,
-            branch: record.target.branch.rawValue, baseRevision: record.target.revision,
-            contentRevision: record.contentRevision,
-            changes: EventChangeSet.between(
-              baseline: try await self.events(at: record.target.revision),
-              working: try await self.events(at: record.contentRevision)),
-            idempotencyKey: proposal.idempotencyKey,
-            status: proposal.mergedRevision.map { .merged(into: $0) } ?? .open))
-      }
-      return listed
-    }
+    try await catalogue { try await self.store.demoProposals() }
   }
 
   public func merge(proposalID: String) async throws(DemoError) -> DemoRevision {
@@ -242,7 +230,7 @@ public actor DurableDemoSystem: ServedSystem {
     guard proposal.status == .open else { throw .proposalNotOpen(proposalID) }
     do {
       let merged = try await store.merge(proposalID: proposalID)
-      return DemoRevision(id: merged.revision, events: try await events(at: merged.revision))
+      return DemoRevision(id: merged.revision, events: try await store.events(at: merged.revision))
     } catch SQLiteWorkspaceError.mergeConflict(_, let conflicts) {
       let events = conflicts.map { conflict in
         conflict.row.primaryKey.map { key in
@@ -257,10 +245,6 @@ public actor DurableDemoSystem: ServedSystem {
   }
 
   // MARK: Storage
-
-  private func events(at revision: String) async throws -> [Event] {
-    try EventTable.events(try await store.rows(EventTable.selection, at: revision))
-  }
 
   /// Runs `body` in one write transaction of the file.
   @discardableResult

@@ -31,7 +31,7 @@ struct SQLiteCatalogue: ReviewedCatalogue {
   var location: String { remote.path }
 
   func events(atRevision revision: String) async throws -> [Event] {
-    try EventTable.events(try await remote.rows(EventTable.selection, at: revision))
+    try await remote.events(at: revision)
   }
 
   func merge(proposalID: String) async throws -> WorkspaceBranchReference {
@@ -50,23 +50,7 @@ struct SQLiteCatalogue: ReviewedCatalogue {
     await allProposals().first { $0.id.caseInsensitiveCompare(id) == .orderedSame }
   }
 
-  /// Every proposal in the demo's shape: its change set (its target's events against its
-  /// content's), open or merged into a revision of its branch.
   func listing() async throws -> [DemoProposal] {
-    var listed: [DemoProposal] = []
-    for proposal in try await reviewer.proposals() {
-      let record = proposal.record
-      let changes = EventChangeSet.between(
-        baseline: try await events(atRevision: record.target.revision),
-        working: try await events(atRevision: record.contentRevision))
-      listed.append(
-        DemoProposal(
-          id: record.id, title: proposal.title, author: proposal.author,
-          branch: record.target.branch.rawValue, baseRevision: record.target.revision,
-          contentRevision: record.contentRevision, changes: changes,
-          idempotencyKey: proposal.idempotencyKey,
-          status: proposal.mergedRevision.map { .merged(into: $0) } ?? .open))
-    }
-    return listed
+    try await remote.demoProposals()
   }
 }
