@@ -108,24 +108,32 @@ struct FossilFixture: Sendable {
       })
   }
 
-  /// `account` checks `content` in as `path` on the newest check-in of `branch`, over HTTP
-  /// (another user moving the branch); answers the new check-in.
+  /// `account` checks `content` in as `path` on the newest check-in of `branch` with the
+  /// `fossil` command on the server's repository file (another user moving the branch);
+  /// answers the new check-in.
   @discardableResult
   func checkIn(
     _ path: String, _ content: String, on branch: String, as account: Account = grace
   ) async throws -> String {
-    let session = try await signedIn(account)
-    let repository = FossilRepository(session: session)
-    guard let head = try await repository.head(of: branch) else {
-      throw FossilError.notFound(request: branch)
-    }
-    let file = FossilRepository.FileContent(
-      path: path, content: Data(content.utf8), executable: false)
-    guard
-      case .committed(let next) = try await repository.commit(
-        file, onto: head.uuid, comment: "By \(account.name)")
-    else { throw FossilError.unexpectedAnswer(request: "commit", reason: "not committed") }
-    return next
+    try await repository.commit(
+      [path: Data(content.utf8)], message: "By \(account.name)", user: account.name,
+      parent: branch)
+  }
+
+  /// `fossil <arguments> -R <the server's repository>`'s output: what a Fossil user reads.
+  func fossil(_ arguments: [String]) async throws -> String {
+    try await repository.fossil.run(arguments + ["-R", repository.file.path]).outputText
+  }
+
+  /// The bytes of `path` in check-in `revision`, as the server's repository holds them.
+  func cat(_ path: String, at revision: String) async throws -> Data {
+    try await repository.fossil.run(["cat", path, "-r", revision, "-R", repository.file.path])
+      .standardOutput
+  }
+
+  /// The artifact `name` (a check-in's manifest) as `fossil artifact` prints it.
+  func artifact(_ name: String) async throws -> String {
+    try await fossil(["artifact", name])
   }
 
   /// A folder for workspaces, inside the fixture's.

@@ -48,6 +48,19 @@ struct LockedRepositoryTests {
     #expect(
       !FossilAnswer.isRepositoryLocked(
         response(500, #"{"error":"Database error: database is locked"}"#), of: commit))
+    // A sync reply's `error` card; not a file card whose content says the words.
+    let sync = HTTPRequest.post(
+      "/", body: .bytes(Data("pull".utf8), contentType: FossilSession.syncContentType))
+    #expect(
+      FossilAnswer.isRepositoryLocked(
+        response(200, #"error Database\serror:\sdatabase\sis\slocked:\s{BEGIN\sIMMEDIATE}"#),
+        of: sync))
+    #expect(
+      !FossilAnswer.isRepositoryLocked(
+        response(200, "file abc 18\ndatabase is locked\n"), of: sync))
+    #expect(
+      !FossilAnswer.isRepositoryLocked(
+        response(200, #"error Database\serror:\sdatabase\sis\slocked"#), of: raw))
   }
 
   @Test func aLockedRefusalIsSentAgainAfterTheBackoffOnTheClock() async throws {
@@ -108,10 +121,9 @@ struct LockedRepositoryTests {
     await server.stop()
   }
 
-  /// End to end: another process holds the repository's write lock (as Fossil's own `ANALYZE`
-  /// after a write does, briefly) while a proposal is published: Fossil refuses the first
-  /// check-in with "database is locked", the client sends it again once the lock is gone, and
-  /// exactly one record is made.
+  /// End to end: another process holds the server repository's write lock while a proposal
+  /// is published: after its own busy wait, Fossil refuses the sync with "database is locked",
+  /// the client sends it again once the lock is gone, and exactly one record is made.
   @Test func aPublicationMeetingALockedRepositoryMakesExactlyOneRecord() async throws {
     try await FossilFixture.with { fixture in
       let lines = LockIsolated<[String]>([])
@@ -145,7 +157,7 @@ struct LockedRepositoryTests {
       }
       await lock.release()
       let record = try await within(60, "the publication") { try await publication.value }
-      #expect(lines.current.contains { $0.hasPrefix("↻ POST /fileedit/commit") })
+      #expect(lines.current.contains { $0.hasPrefix("↻ POST / in") })
       #expect(try await fixture.proposalBranches() == [record.id])
       let again = try await harness.fossil.publishProposal(
         harness.source, harness.baseline, changes, request)

@@ -10,7 +10,7 @@ import WorkspaceHTTP
 
 @Suite("Fossil publication faults", .requires(.fossil))
 struct PublicationFaultTests {
-  @Test func aRetryAnswersTheSameRecordAndTheServerHoldsIt() async throws {
+  @Test func aProposalIsOneCheckInOnItsOwnBranchAndARetryAnswersIt() async throws {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)
       try harness.edit("a.txt", "alpha, edited\n")
@@ -26,18 +26,15 @@ struct PublicationFaultTests {
       #expect(record.id == "proposal-\(request.idempotencyKey.uuidString.lowercased())")
       #expect(record.target == harness.baseline)
       #expect(try await fixture.proposalBranches() == [record.id])
-      // The proposal holds both files on top of the baseline; trunk did not move.
-      let files = try await FossilRepository(session: harness.session).files(
-        of: record.contentRevision)
-      let repository = FossilRepository(session: harness.session)
+      // One check-in, whose only parent is the baseline, holding both files; trunk stayed.
+      let manifest = try await fixture.artifact(record.contentRevision)
+      let parents = manifest.split(separator: "\n").filter { $0.hasPrefix("P ") }
+      #expect(parents == ["P \(harness.baseline.revision)"])
+      #expect(try await fixture.head(of: record.id) == record.contentRevision)
       #expect(
-        String(
-          decoding: try await repository.artifact(try #require(files["a.txt"]).hash), as: UTF8.self)
-          == "alpha, edited\n")
+        try await fixture.cat("a.txt", at: record.contentRevision) == Data("alpha, edited\n".utf8))
       #expect(
-        String(
-          decoding: try await repository.artifact(try #require(files["b.txt"]).hash), as: UTF8.self)
-          == "bravo, edited\n")
+        try await fixture.cat("b.txt", at: record.contentRevision) == Data("bravo, edited\n".utf8))
       #expect(try await fixture.head(of: "trunk") == harness.baseline.revision)
     }
   }
@@ -60,13 +57,10 @@ struct PublicationFaultTests {
     }
   }
 
-  /// The server is SIGKILLed at a step of the publication (the request lost with it, or
-  /// done and its answer lost), then restarted on the same repository: the retry with the
-  /// same request answers exactly one record, holding the whole change set.
-  @Test(arguments: [
-    KillPoint.beforeBranchCreation, .afterBranchCreation, .afterFirstFileCheckIn,
-    .beforeSecondFileCheckIn,
-  ])
+  /// The server is SIGKILLed at the push (before its message reaches the server, or after the
+  /// server stored it and before the answer), then restarted on the same repository: the
+  /// retry with the same request answers exactly one record, holding the whole change set.
+  @Test(arguments: [KillPoint.beforePush, .afterPush])
   func theServerKilledDuringPublishAndRestartedGivesExactlyOneRecord(_ point: KillPoint)
     async throws
   {
@@ -79,11 +73,10 @@ struct PublicationFaultTests {
         try harness.edit("b.txt", "bravo, proposed\n")
         let changes = try await harness.capture()
         let request = WorkspaceHarness.request()
-        let seen = LockIsolated(0)
         proxy.intercept { incoming in
-          point.matches(incoming, seen) ? point.interception(killing: fixture.server) : nil
+          KillPoint.isPush(incoming) ? point.interception(killing: fixture.server) : nil
         }
-        await #expect(throws: FossilUnavailable.self) {
+        await #expect(throws: (any Error).self) {
           try await harness.fossil.publishProposal(
             harness.source, harness.baseline, changes, request)
         }
@@ -98,12 +91,9 @@ struct PublicationFaultTests {
         let again = try await harness.fossil.publishProposal(
           harness.source, harness.baseline, changes, request)
         #expect(again == record)
-        let repository = FossilRepository(session: harness.session)
-        let files = try await repository.files(of: record.contentRevision)
         #expect(
-          String(
-            decoding: try await repository.artifact(try #require(files["b.txt"]).hash),
-            as: UTF8.self) == "bravo, proposed\n")
+          try await fixture.cat("b.txt", at: record.contentRevision)
+            == Data("bravo, proposed\n".utf8))
       } catch {
         await restarted.current?.stop()
         await proxy.stop()
@@ -111,28 +101,6 @@ struct PublicationFaultTests {
       }
       await restarted.current?.stop()
       await proxy.stop()
-    }
-  }
-
-  @Test func aWriteWithoutItsRefererIsACSRFRefusalAndNothingIsCreated() async throws {
-    try await FossilFixture.with { fixture in
-      let harness = try await WorkspaceHarness.make(
-        fixture, configuration: FossilSessionConfiguration(timeout: .seconds(10), csrf: .none))
-      try harness.edit("a.txt", "alpha, no referer\n")
-      let changes = try await harness.capture()
-      let error = await #expect(throws: FossilError.self) {
-        try await harness.fossil.publishProposal(
-          harness.source, harness.baseline, changes, WorkspaceHarness.request())
-      }
-      #expect(error == .csrfRefused(request: "POST /fileedit/commit"))
-      #expect(error?.description.contains("CSRF") == true)
-      // The JSON API's refusal (an SQLite authorizer error) is named the same way.
-      let branch = await #expect(throws: FossilError.self) {
-        try await FossilRepository(session: harness.session)
-          .createBranch("proposal-no-referer", from: harness.baseline.revision)
-      }
-      #expect(branch == .csrfRefused(request: "POST /json/branch/create"))
-      #expect(try await fixture.proposalBranches().isEmpty)
     }
   }
 
@@ -157,57 +125,65 @@ struct PublicationFaultTests {
     }
   }
 
-  @Test func addedAndDeletedFilesAreRefusedBeforeAnythingIsSent() async throws {
+  /// A check-in lands on the target while the proposal's push is on its way (the window no
+  /// client check can close: Fossil has no conditional push). The call does not claim a
+  /// proposal made on the head: it reports the move, with the proposal it made; the retry of
+  /// the same attempt answers that proposal (a retry looks up its own record first).
+  @Test func aCheckInLandingDuringThePushIsReportedNeverClaimed() async throws {
     try await FossilFixture.with { fixture in
-      let harness = try await WorkspaceHarness.make(fixture)
-      try harness.edit("new.txt", "new\n")
-      try FileManager.default.removeItem(at: harness.source.files.appendingPathComponent("b.txt"))
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
+      try harness.edit("a.txt", "alpha, raced\n")
       let changes = try await harness.capture()
-      #expect(changes.changes.map(\.description) == ["D b.txt", "A new.txt"])
-      await #expect(throws: FossilWorkspaceError.unsupportedChanges(paths: ["b.txt", "new.txt"])) {
-        try await harness.fossil.publishProposal(
-          harness.source, harness.baseline, changes, WorkspaceHarness.request())
+      let request = WorkspaceHarness.request()
+      let moved = LockIsolated<String?>(nil)
+      proxy.intercept { incoming in
+        guard KillPoint.isPush(incoming), moved.current == nil else { return nil }
+        return FossilProxy.Interception(before: {
+          moved.setValue(try? await fixture.checkIn("other.txt", "raced\n", on: "trunk"))
+        })
       }
-      #expect(try await fixture.proposalBranches().isEmpty)
+      let error = await #expect(throws: FossilWorkspaceError.self) {
+        try await harness.fossil.publishProposal(harness.source, harness.baseline, changes, request)
+      }
+      let actual = try #require(moved.current)
+      guard case .headMovedDuringPublication(let id, let revision, let expected, let now)? = error
+      else {
+        Issue.record("expected the move to be reported, got \(String(describing: error))")
+        return
+      }
+      #expect(expected == harness.baseline)
+      #expect(now == WorkspaceBranchReference(branch: "trunk", revision: actual))
+      #expect(try await fixture.proposalBranches() == [id])
+      proxy.intercept { _ in nil }
+      let record = try await harness.fossil.publishProposal(
+        harness.source, harness.baseline, changes, request)
+      #expect(record == ProposalRecord(id: id, contentRevision: revision, target: harness.baseline))
+      await proxy.stop()
     }
   }
 }
 
-/// Where the server is killed during a publication of two files.
+/// Where the server is killed during a publication's push.
 enum KillPoint: String, Sendable, CustomTestStringConvertible {
-  /// The branch creation never reaches the server.
-  case beforeBranchCreation
-  /// The branch is created; its answer is lost with the server.
-  case afterBranchCreation
-  /// The first file is checked in; its answer is lost with the server.
-  case afterFirstFileCheckIn
-  /// The second file's check-in never reaches the server.
-  case beforeSecondFileCheckIn
+  /// The push's message never reaches the server.
+  case beforePush
+  /// The server stores the pushed check-in; its answer is lost with the server.
+  case afterPush
 
   var testDescription: String { rawValue }
 
-  /// Whether `request` is the one to act on (`seen` counts the real check-ins so far).
-  func matches(_ request: HTTPServerRequest, _ seen: LockIsolated<Int>) -> Bool {
-    switch self {
-    case .beforeBranchCreation, .afterBranchCreation:
-      return request.path == "/json/branch/create"
-    case .afterFirstFileCheckIn, .beforeSecondFileCheckIn:
-      guard request.path == "/fileedit/commit", request.formFields["dry_run"] == "0" else {
-        return false
-      }
-      let index = seen.withValue { count -> Int in
-        count += 1
-        return count
-      }
-      return index == (self == .afterFirstFileCheckIn ? 1 : 2)
-    }
+  /// Whether `request` is a sync message that pushes artifacts (a `push` card and a `file`).
+  static func isPush(_ request: HTTPServerRequest) -> Bool {
+    let text = String(decoding: request.body, as: UTF8.self)
+    return request.method == .post && text.contains("\npush ") && text.contains("\nfile ")
   }
 
   func interception(killing server: LocalFossilServer) -> FossilProxy.Interception {
     switch self {
-    case .beforeBranchCreation, .beforeSecondFileCheckIn:
+    case .beforePush:
       FossilProxy.Interception(before: { await server.kill() }, forward: false, loseAnswer: true)
-    case .afterBranchCreation, .afterFirstFileCheckIn:
+    case .afterPush:
       FossilProxy.Interception(after: { await server.kill() }, loseAnswer: true)
     }
   }
@@ -219,23 +195,28 @@ struct GarbageAnswerTests {
     status: 200, headers: ["Content-Type": "text/html"],
     body: .bytes(Data("<html><body>Service temporarily replaced</body></html>\u{0}".utf8)))
 
-  @Test func aGarbledAnswerDuringPreparationLeavesNoHalfMadeWorkingCopy() async throws {
+  static let garbled = FossilError.unexpectedAnswer(
+    request: "POST / (sync)", reason: "the reply is not a Fossil sync message")
+
+  @Test func aGarbledAnswerDuringPreparationLeavesNoHalfMadeWorkingCopyOrClone() async throws {
     try await FossilFixture.with { fixture in
       let proxy = try FossilProxy(upstream: fixture.baseURL)
       let session = try await fixture.signedIn(FossilFixture.ada, at: proxy.baseURL)
+      let root = fixture.workspaces()
       let fossil = FossilWorkspaceClient(
-        session: session, configuration: FossilWorkspaceConfiguration(root: fixture.workspaces()),
+        session: session, configuration: FossilWorkspaceConfiguration(root: root),
         capability: { .editor(FossilFixture.ada) })
       proxy.intercept { request in
-        request.path == "/raw" ? FossilProxy.Interception(replacement: Self.garbage) : nil
+        request.method == .post && request.path == "/"
+          ? FossilProxy.Interception(replacement: Self.garbage) : nil
       }
-      let error = await #expect(throws: FossilError.self) {
-        try await fossil.prepareSource("garbled")
-      }
-      #expect(
-        error == .unexpectedAnswer(request: "GET /raw (manifest)", reason: "it holds no card"))
+      await #expect(throws: Self.garbled) { try await fossil.prepareSource("garbled") }
       #expect(
         !FileManager.default.fileExists(atPath: fossil.workingCopy(for: "garbled").folder.path))
+      let clones = try FileManager.default.contentsOfDirectory(
+        atPath: root.appendingPathComponent(".fossil").path)
+      // Only fossil's own settings file (FOSSIL_HOME/.fossil): no partial clone, no relay.
+      #expect(clones == [".fossil"], "left behind: \(clones)")
       proxy.intercept { _ in nil }
       let prepared = try await fossil.prepareSource("garbled")
       #expect(prepared.baseline.revision == (try await fixture.head(of: "trunk")))
@@ -243,7 +224,7 @@ struct GarbageAnswerTests {
     }
   }
 
-  @Test func aGarbledAnswerToTheCheckInIsAClearErrorAndTheRetryMakesOneRecord() async throws {
+  @Test func aGarbledAnswerToThePushIsAClearErrorAndTheRetryMakesOneRecord() async throws {
     try await FossilFixture.with { fixture in
       let proxy = try FossilProxy(upstream: fixture.baseURL)
       let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
@@ -251,51 +232,17 @@ struct GarbageAnswerTests {
       let changes = try await harness.capture()
       let request = WorkspaceHarness.request()
       proxy.intercept { incoming in
-        incoming.path == "/fileedit/commit" && incoming.formFields["dry_run"] == "0"
-          ? FossilProxy.Interception(replacement: Self.garbage) : nil
+        KillPoint.isPush(incoming)
+          ? FossilProxy.Interception(forward: false, replacement: Self.garbage) : nil
       }
-      let error = await #expect(throws: FossilError.self) {
+      await #expect(throws: Self.garbled) {
         try await harness.fossil.publishProposal(harness.source, harness.baseline, changes, request)
       }
-      #expect(
-        error
-          == .unexpectedAnswer(request: "POST /fileedit/commit", reason: "no new check-in in it"))
+      #expect(try await fixture.proposalBranches().isEmpty)
       proxy.intercept { _ in nil }
       let record = try await harness.fossil.publishProposal(
         harness.source, harness.baseline, changes, request)
       #expect(try await fixture.proposalBranches() == [record.id])
-      await proxy.stop()
-    }
-  }
-}
-
-@Suite("Fossil's own stale-parent refusal", .requires(.fossil))
-struct StaleParentTests {
-  /// Another user checks in on the target between the client's head check and its dry run:
-  /// Fossil itself refuses the baseline (no longer a leaf), and nothing is created.
-  @Test func aCheckInLandingAfterTheHeadCheckIsRefusedByTheServer() async throws {
-    try await FossilFixture.with { fixture in
-      let proxy = try FossilProxy(upstream: fixture.baseURL)
-      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
-      try harness.edit("a.txt", "alpha, raced\n")
-      let changes = try await harness.capture()
-      let moved = LockIsolated<String?>(nil)
-      proxy.intercept { request in
-        guard request.path == "/fileedit/commit", request.formFields["dry_run"] == "1" else {
-          return nil
-        }
-        return FossilProxy.Interception(before: {
-          moved.setValue(try? await fixture.checkIn("other.txt", "raced\n", on: "trunk"))
-        })
-      }
-      let mismatch = await #expect(throws: WorkspaceHeadMismatch.self) {
-        try await harness.fossil.publishProposal(
-          harness.source, harness.baseline, changes, WorkspaceHarness.request())
-      }
-      let actual = try #require(moved.current)
-      #expect(mismatch?.expected == harness.baseline)
-      #expect(mismatch?.actual == WorkspaceBranchReference(branch: "trunk", revision: actual))
-      #expect(try await fixture.proposalBranches().isEmpty)
       await proxy.stop()
     }
   }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Fossil review", .requires(.fossil))
 struct ReviewTests {
-  @Test func aReviewerMergesAProposalAsACommitOnItsTarget() async throws {
+  @Test func aReviewerMergesAProposalAsAFossilMergeThatClosesItsBranch() async throws {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)
       try harness.edit("a.txt", "alpha, proposed\n")
@@ -36,6 +36,14 @@ struct ReviewTests {
       #expect(String(decoding: a, as: UTF8.self) == "alpha, proposed\n")
       #expect(String(decoding: other, as: UTF8.self) == "meanwhile\n")
       #expect(try await harness.fossil.listProposals().first?.mergedInto == merged.revision)
+      // What a Fossil user sees: the merge names the proposal as its merge parent, and closes
+      // its branch, so `fossil leaves` lists trunk's head alone.
+      let manifest = try await fixture.artifact(merged.revision)
+      #expect(manifest.contains("P \(moved) \(record.contentRevision)"))
+      #expect(manifest.contains("T +closed \(record.contentRevision)"))
+      let leaves = try await fixture.fossil(["leaves"])
+      #expect(!leaves.contains(String(record.contentRevision.prefix(10))), "leaves: \(leaves)")
+      #expect(leaves.contains(String(merged.revision.prefix(10))))
 
       // Merging again changes nothing; the bare key names the proposal too.
       let again = try await harness.fossil.merge(proposalID: request.idempotencyKey.uuidString)

@@ -3,7 +3,7 @@ import ProcessSupport
 
 /// One configured way of running the `fossil` executable, for what only a local repository
 /// file allows: creating and administering a repository, serving it (``LocalFossilServer``).
-/// The workspace client itself never runs it: it speaks HTTP.
+/// The workspace client runs it on its local clone (``FossilWorkspaceClient``).
 ///
 /// Children are spawned by `GitWorkspace.ProcessRunner` (`posix_spawn`, their own process group,
 /// dying with this process). Nothing secret is ever in their arguments or environment: a
@@ -36,12 +36,14 @@ public struct FossilCommand: Sendable {
   ///   - arguments: fossil's arguments, without the program name.
   ///   - directory: the child's working directory (a check-out), or this process's.
   ///   - input: written to standard input.
+  ///   - allowingFailure: answers a failure status instead of throwing it.
   /// - Throws: ``FossilCommandError`` when fossil cannot be started or exits with a failure
   ///   status; `CancellationError` when the task was cancelled (fossil is terminated).
   @discardableResult
-  public func run(_ arguments: [String], in directory: URL? = nil, input: Data? = nil)
-    async throws -> ProcessResult
-  {
+  public func run(
+    _ arguments: [String], in directory: URL? = nil, input: Data? = nil,
+    allowingFailure: Bool = false
+  ) async throws -> ProcessResult {
     let result: ProcessResult
     do {
       result = try await ProcessRunner().run(
@@ -50,7 +52,7 @@ public struct FossilCommand: Sendable {
     } catch let launch as ProcessLaunchError {
       throw FossilCommandError(arguments: arguments, status: -1, message: launch.description)
     }
-    guard result.signal == nil, result.status == 0 else {
+    guard allowingFailure || (result.signal == nil && result.status == 0) else {
       let message =
         [result.errorText, result.outputText]
         .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -112,7 +112,7 @@ public struct LocalFossilRepository: Sendable {
     }
     try await fossil.run(["addremove"], in: checkout)
     var arguments = [
-      "commit", "-m", message, "--user-override", user, "--no-warnings", "--no-prompt",
+      "commit", "--hash", "-m", message, "--user-override", user, "--no-warnings", "--no-prompt",
     ]
     if let branch { arguments += ["--branch", branch] }
     let output = try await fossil.run(arguments, in: checkout).outputText

@@ -55,7 +55,8 @@ enum FossilAnswer {
   /// another connection writes — for one, the `PRAGMA optimize` (an `ANALYZE`) that the
   /// handler of every write runs after its answer was sent. Fossil then rolls the request's
   /// transaction back: nothing it wrote stays, and it may be sent again. The JSON API (`/json…`)
-  /// answers it as an error envelope; other pages as Fossil's "Database error" page, with 400.
+  /// answers it as an error envelope; other pages as Fossil's "Database error" page, with 400;
+  /// the sync protocol (after the server's own busy wait) as an `error` card.
   static func isRepositoryLocked(_ response: HTTPResponse, of request: HTTPRequest) -> Bool {
     struct Refusal: Decodable {
       var resultCode: String?
@@ -64,7 +65,14 @@ enum FossilAnswer {
     let sqliteBusy = "database is locked"
     // Status and path first: only these two answers are read, never a file's contents.
     func mentionsBusy() -> Bool { response.body.range(of: Data(sqliteBusy.utf8)) != nil }
+    var isSync = false
+    if case .bytes(_, let type) = request.body { isSync = type == FossilSession.syncContentType }
     switch response.status {
+    case 200 where isSync:
+      // A sync reply: Fossil's `error` card (spaces written `\s`), after its busy wait.
+      return String(decoding: response.body.prefix(4096), as: UTF8.self)
+        .split(whereSeparator: \.isNewline)
+        .contains { $0.hasPrefix("error ") && $0.contains(#"database\sis\slocked"#) }
     case 200 where request.path.hasPrefix("/json"):
       guard mentionsBusy(),
         let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body)

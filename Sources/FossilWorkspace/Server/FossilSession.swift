@@ -153,6 +153,27 @@ public final class FossilSession: Sendable {
     try await json(.post(path, body: try .json(Envelope(payload: payload))))
   }
 
+  /// Carries one round trip of Fossil's sync protocol (clone, pull, push): posts `message`
+  /// uncompressed to the repository's root and answers the reply, uncompressed too (Fossil
+  /// answers in the request's content type). A `.public` exchange works signed out when the
+  /// server lets `nobody` read; it carries the login cookie when there is one.
+  func syncExchange(_ message: Data, access: HTTPRequest.Access) async throws -> Data {
+    var request = HTTPRequest.post(
+      "/", body: .bytes(message, contentType: Self.syncContentType), access: access)
+    request.timeout = .seconds(120)
+    let response = try await send(request)
+    guard response.status == 200 else {
+      throw FossilAnswer.unexpectedStatus(response, of: "POST / (sync)")
+    }
+    guard response.headers["Content-Type"]?.hasPrefix(Self.syncContentType) == true else {
+      throw FossilError.unexpectedAnswer(
+        request: "POST / (sync)", reason: "the reply is not a Fossil sync message")
+    }
+    return response.body
+  }
+
+  static let syncContentType = "application/x-fossil-uncompressed"
+
   /// Sends `request`; a transport failure becomes ``FossilUnavailable``, and a session end
   /// stays `HTTPSessionError.signedOut`. A write goes on a connection of its own, so an answer
   /// lost in transit is reported at once (never resent, or stalled until the timeout, by the

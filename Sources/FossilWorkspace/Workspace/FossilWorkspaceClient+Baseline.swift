@@ -49,15 +49,17 @@ extension FossilWorkspaceClient {
       try self.check(installed, belongsTo: copy)
       return try await self.revokingOnRefusal {
         try await self.authorized(askingServer: true)
-        guard let head = try await self.repository.head(of: branch.rawValue) else {
+        let clone = self.clone
+        try await clone.pull()
+        guard let head = try await clone.head(of: branch.rawValue) else {
           throw FossilWorkspaceError.branchNotFound(branch)
         }
         let reference = WorkspaceBranchReference(branch: branch, revision: head.uuid)
         guard reference != installed.reference else { return reference }
         let files =
           head.uuid == installed.reference.revision
-          ? installed.files : try await self.repository.files(of: head.uuid)
-        try await self.download(files, into: store)
+          ? installed.files : try await clone.files(of: head.uuid)
+        try await self.copyContents(of: files, from: clone, into: store)
         try Self.update(store, from: installed.files, to: files, installing: branch)
         try store.install(.init(server: installed.server, reference: reference, files: files))
         return reference
@@ -65,15 +67,19 @@ extension FossilWorkspaceClient {
     }
   }
 
-  /// Downloads the default branch's newest check-in into a new working copy (built beside
-  /// its folder, then renamed into place) and answers the installed baseline.
+  /// Brings the clone up to date and opens the default branch's newest check-in as a new
+  /// working copy (built beside its folder, then renamed into place); answers the installed
+  /// baseline. The files are written by `fossil open` (every byte and executable bit as the
+  /// check-in holds them); the pristine copies capture compares with are taken from them.
   private func create(_ copy: FossilWorkingCopy) async throws -> WorkspaceBranchReference {
     let branch = configuration.defaultBranch
     try Self.validate(branch)
-    guard let head = try await repository.head(of: branch.rawValue) else {
+    let clone = self.clone
+    try await clone.pull()
+    guard let head = try await clone.head(of: branch.rawValue) else {
       throw FossilWorkspaceError.branchNotFound(branch)
     }
-    let files = try await repository.files(of: head.uuid)
+    let files = try await clone.files(of: head.uuid)
     let root = copy.folder.deletingLastPathComponent()
     try FileManager.default.createDirectory(
       at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -87,9 +93,19 @@ extension FossilWorkspaceClient {
       try FileManager.default.createDirectory(
         at: partial.copy.files, withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
-      try await download(files, into: partial)
-      for (path, entry) in files {
-        try partial.write(try partial.artifact(entry.hash), to: path, executable: entry.executable)
+      try await clone.fossil.run([
+        "open", clone.file.path, head.uuid, "--workdir", partial.copy.files.path, "--nosync",
+        "--force",
+      ])
+      try await clone.fossil.run(["close", "--force"], in: partial.copy.files)
+      for (path, entry) in files where !partial.hasArtifact(entry.hash) {
+        let content = try Data(
+          contentsOf: partial.copy.files.appendingPathComponent(FossilManifest.safePath(path)))
+        try partial.storeArtifact(content, hash: entry.hash)
+      }
+      guard try partial.scan().keys.sorted() == files.keys.sorted() else {
+        throw FossilError.unexpectedAnswer(
+          request: "fossil open", reason: "the files written are not the check-in's")
       }
       let reference = WorkspaceBranchReference(branch: branch, revision: head.uuid)
       try partial.install(.init(server: copy.server, reference: reference, files: files))
@@ -101,12 +117,12 @@ extension FossilWorkspaceClient {
     }
   }
 
-  /// Fetches the contents of `files` that `store` does not have yet.
-  private func download(_ files: [String: FossilManifest.Entry], into store: WorkingCopyStore)
-    async throws
-  {
+  /// Copies the contents of `files` that `store` does not have yet out of the clone.
+  private func copyContents(
+    of files: [String: FossilManifest.Entry], from clone: FossilClone, into store: WorkingCopyStore
+  ) async throws {
     for hash in Set(files.values.map(\.hash)).sorted() where !store.hasArtifact(hash) {
-      try store.storeArtifact(try await repository.artifact(hash), hash: hash)
+      try store.storeArtifact(try await clone.artifact(hash), hash: hash)
     }
   }
 

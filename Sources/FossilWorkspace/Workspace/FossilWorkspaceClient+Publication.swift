@@ -2,40 +2,35 @@ import ComposableWorkspace
 import Foundation
 
 extension FossilWorkspaceClient {
-  /// Creates (or, for a retry of the same attempt, finds and completes) the proposal of
-  /// `changes`: the branch `<prefix><idempotency key>` from `baseline`, holding one check-in per
-  /// changed file, and answers its record — id the branch's name, content revision its newest
-  /// check-in, target `baseline`.
+  /// Creates (or, for a retry of the same attempt, finds) the proposal of `changes`: one
+  /// check-in on the new branch `<prefix><idempotency key>` off exactly `baseline`, holding
+  /// exactly the captured bytes (line ends, binary and empty files, added and removed files,
+  /// executable bits), made by `fossil commit` in the local clone and sent with `fossil push`;
+  /// answers its record — id the branch's name, content revision that check-in, target
+  /// `baseline`.
   ///
   /// Steps:
   /// 1. The capability, and the server's own view of the user (see the type's documentation).
-  /// 2. If the attempt's branch exists, this is a retry (or a restart after a crash anywhere
-  ///    after the branch was created): its root must be a child of `baseline` and its
-  ///    check-ins this change set's (else ``FossilWorkspaceError/proposalConflict(id:reason:)``);
-  ///    the files still missing are checked in (a file Fossil finds unchanged is there
-  ///    already). The same record is answered; no second one is ever made.
-  /// 3. Otherwise the target branch's newest check-in is compared with `baseline`: another
-  ///    head throws `WorkspaceHeadMismatch` (both heads) before anything is written.
-  /// 4. Every file is checked in as a dry run on `baseline` with forking disabled, so Fossil
-  ///    itself refuses, still before anything is written, a baseline that is no longer a leaf
-  ///    of its branch (`WorkspaceHeadMismatch` again), a file outside `fileedit-glob`, or
-  ///    content it would not take.
-  /// 5. The branch is created from `baseline` (`/json/branch/create`): the commit point.
-  /// 6. Each file is checked in on the branch's newest check-in, with forking disabled.
+  /// 2. `fossil pull` into the clone.
+  /// 3. If the attempt's branch exists (a retry, or a restart after a crash anywhere after the
+  ///    local commit), its check-in must be a child of `baseline` carrying this change set
+  ///    (else ``FossilWorkspaceError/proposalConflict(id:reason:)``); it is pushed again (a
+  ///    no-op when the server has it) and its record answered. No second one is ever made.
+  /// 4. Otherwise the target branch's newest check-in must be `baseline` (else
+  ///    `WorkspaceHeadMismatch` with both heads, before anything is written).
+  /// 5. A scratch check-out of `baseline` receives the captured files; `fossil commit
+  ///    --branch` makes the check-in in the clone; `fossil push` sends it. The server is then
+  ///    asked for the check-in: a push the server refused (fossil exits 0 on "not authorized
+  ///    to write") never passes for a proposal.
+  /// 6. The server is asked for the target's head again.
   ///
-  /// **Against a concurrent writer.** Fossil has no conditional branch creation, so steps 3–4
-  /// and step 5 are separate requests: a check-in on the target branch that lands between the
-  /// last dry run and the branch creation (one request's time) is not detected, and the
-  /// proposal then targets a baseline that is no longer the head — its record still names
-  /// exactly that baseline, and a merge sees the move. Once the branch exists the server
-  /// itself keeps the proposal linear: every check-in of step 6 names its parent and Fossil
-  /// refuses a parent that is no longer a leaf, so two senders of the same attempt (a retry
-  /// racing a request believed lost) can never fork it; the one refused reads the branch again
-  /// and finds its files there.
-  ///
-  /// Fossil 2.21 changes only existing text files over HTTP: a change set that adds or
-  /// deletes files is refused before anything is sent
-  /// (``FossilWorkspaceError/unsupportedChanges(paths:)``).
+  /// **Against a concurrent writer.** A proposal is a branch of its own: nothing it does can
+  /// move the target, and a check-in that moves the target cannot change the proposal. Fossil
+  /// has no conditional push, so a check-in landing on the target between step 4 and the push
+  /// is not prevented; step 6 sees it, and the call throws
+  /// ``FossilWorkspaceError/headMovedDuringPublication(id:revision:expected:actual:)`` instead
+  /// of answering a record (the proposal exists and targets exactly `baseline`; a retry of the
+  /// same attempt answers it, as for any proposal whose target moved since it was made).
   public func publishProposal(
     _ source: FossilWorkingCopy,
     _ baseline: WorkspaceBranchReference,
@@ -48,33 +43,29 @@ extension FossilWorkspaceClient {
       throw FossilWorkspaceError.changeSetBaselineMismatch(
         changeSet: changes.baseline, baseline: baseline)
     }
-    var edits: [(path: String, content: String, executable: Bool)] = []
-    var unsupported: [String] = []
-    for change in changes.changes {
-      if case .modified(let path, let content, let executable) = change {
-        edits.append((path, content, executable))
-      } else {
-        unsupported.append(change.path)
-      }
-    }
-    guard unsupported.isEmpty else {
-      throw FossilWorkspaceError.unsupportedChanges(paths: unsupported)
-    }
-    let captured = edits
     let branch = configuration.proposalBranch(for: request.idempotencyKey)
     let marker = ProposalMarker(key: request.idempotencyKey, target: baseline, changeSet: changes)
     return try await serialized(source) {
       let store = self.store(source)
-      let files = try captured.map { edit in
-        FossilRepository.FileContent(
-          path: edit.path, content: try store.captured(edit.content, path: edit.path),
-          executable: edit.executable)
+      var files: [ProposalPublication.File] = []
+      for change in changes.changes {
+        switch change {
+        case .added(let path, let content, let executable),
+          .modified(let path, let content, let executable):
+          files.append(
+            .init(
+              path: path, content: try store.captured(content, path: path),
+              executable: executable))
+        case .deleted(let path):
+          files.append(.init(path: path, content: nil, executable: false))
+        }
       }
+      let captured = files
       return try await self.revokingOnRefusal {
-        try await self.authorized(askingServer: true)
+        let context = try await self.authorized(askingServer: true)
         return try await ProposalPublication(
-          repository: self.repository, branch: branch, baseline: baseline, files: files,
-          request: request, marker: marker
+          clone: self.clone, repository: self.repository, branch: branch, baseline: baseline,
+          files: captured, request: request, marker: marker, author: context.identity.rawValue
         ).run()
       }
     }
@@ -83,116 +74,104 @@ extension FossilWorkspaceClient {
 
 /// One publication attempt's steps (see `FossilWorkspaceClient.publishProposal`).
 struct ProposalPublication: Sendable {
+  /// A file of the proposal: its captured bytes, or `nil` content for a removed file.
+  struct File: Sendable {
+    var path: String
+    var content: Data?
+    var executable: Bool
+  }
+
+  let clone: FossilClone
   let repository: FossilRepository
   let branch: String
   let baseline: WorkspaceBranchReference
-  let files: [FossilRepository.FileContent]
+  let files: [File]
   let request: ProposalRequest
   let marker: ProposalMarker
-
-  /// How often the proposal's files are checked in again after finding its branch moved
-  /// (by another sender of the same attempt) before the attempt is left to a later retry.
-  static let rounds = 5
+  let author: String
 
   func run() async throws -> ProposalRecord {
-    if let tip = try await repository.head(of: branch) {
-      try await verify(tip)
-      return try await complete(from: tip.uuid)
+    try await clone.pull()
+    if let existing = try await clone.head(of: branch) {
+      try verify(existing)
+      try await send(existing.uuid)
+      return record(existing.uuid)
     }
-    try await checkHead()
-    var effective = 0
-    for (index, file) in files.enumerated() {
-      switch try await repository.commit(
-        file, onto: baseline.revision, comment: comment(index), dryRun: true)
-      {
-      case .committed: effective += 1
-      case .unchanged: continue
-      case .staleParent: try await checkHead(refusedByServer: true)
+    guard let head = try await clone.head(of: baseline.branch.rawValue) else {
+      throw FossilWorkspaceError.branchNotFound(baseline.branch)
+    }
+    guard head.uuid == baseline.revision else {
+      throw WorkspaceHeadMismatch(
+        expected: baseline,
+        actual: WorkspaceBranchReference(branch: baseline.branch, revision: head.uuid))
+    }
+    let made = try await clone.withCheckout(of: baseline.revision) { checkout in
+      try write(into: checkout)
+      try await clone.fossil.run(["addremove"], in: checkout)
+      let changed = try await clone.fossil.run(["changes", "--hash"], in: checkout).outputText
+      guard changed.contains(where: { !$0.isWhitespace }) else {
+        throw FossilWorkspaceError.nothingToPropose
       }
+      return try await clone.commit(
+        in: checkout,
+        comment: marker.comment(
+          title: request.title, summary: request.summary, index: 1, count: 1),
+        user: author, branch: branch)
     }
-    guard effective > 0 else { throw FossilWorkspaceError.nothingToPropose }
-    let created: String
-    do {
-      created = try await repository.createBranch(branch, from: baseline.revision)
-    } catch FossilError.alreadyExists {
-      // Another sender of this very attempt created it meanwhile.
-      guard let tip = try await repository.head(of: branch) else { throw vanished }
-      try await verify(tip)
-      created = tip.uuid
-    }
-    return try await complete(from: created)
+    try await send(made)
+    try await confirmHead(after: made)
+    return record(made)
   }
 
-  /// Throws `WorkspaceHeadMismatch` when the target's newest check-in is not the baseline.
-  /// When Fossil itself refused the baseline as no longer a leaf (`refusedByServer`) and the
-  /// newest check-in still is the baseline (a check-in on it dated earlier), throws
-  /// ``FossilWorkspaceError/baselineNotALeaf(_:)``.
-  private func checkHead(refusedByServer: Bool = false) async throws {
+  private func record(_ revision: String) -> ProposalRecord {
+    ProposalRecord(id: branch, contentRevision: revision, target: baseline)
+  }
+
+  /// Writes the captured files into the scratch check-out (removed files are deleted).
+  private func write(into checkout: URL) throws {
+    let store = WorkingCopyStore(
+      copy: FossilWorkingCopy(files: checkout, folder: checkout, server: ""))
+    for file in files {
+      if let content = file.content {
+        try store.write(content, to: file.path, executable: file.executable)
+      } else {
+        try store.remove(file.path)
+      }
+    }
+  }
+
+  /// Pushes the clone and confirms the server holds `revision` on the proposal's branch.
+  private func send(_ revision: String) async throws {
+    try await clone.push()
+    guard let held = try await repository.checkInIfAny(revision),
+      held.tags?.contains(branch) == true
+    else {
+      throw FossilUnavailable(
+        "fossil push ended, but the server does not hold the proposal \(branch) yet; try again")
+    }
+  }
+
+  /// Step 6: the target's head, asked of the server once the proposal is there.
+  private func confirmHead(after revision: String) async throws {
     guard let head = try await repository.head(of: baseline.branch.rawValue) else {
       throw FossilWorkspaceError.branchNotFound(baseline.branch)
     }
-    guard head.uuid != baseline.revision else {
-      if refusedByServer { throw FossilWorkspaceError.baselineNotALeaf(baseline) }
-      return
-    }
-    throw WorkspaceHeadMismatch(
-      expected: baseline,
+    guard head.uuid != baseline.revision else { return }
+    throw FossilWorkspaceError.headMovedDuringPublication(
+      id: branch, revision: revision, expected: baseline,
       actual: WorkspaceBranchReference(branch: baseline.branch, revision: head.uuid))
   }
 
-  /// Checks every file in on the branch's newest check-in, starting from `known`, the newest
-  /// this attempt has seen (a branch that moved since refuses it: the next round reads the
-  /// head again); answers the record.
-  private func complete(from known: String) async throws -> ProposalRecord {
-    var tip = known
-    for round in 0..<Self.rounds {
-      if round > 0 {
-        guard let head = try await repository.head(of: branch)?.uuid else { throw vanished }
-        tip = head
-      }
-      var moved = false
-      for (index, file) in files.enumerated() where !moved {
-        switch try await repository.commit(file, onto: tip, comment: comment(index)) {
-        case .committed(let next): tip = next
-        case .unchanged: continue
-        case .staleParent: moved = true
-        }
-      }
-      if !moved { return ProposalRecord(id: branch, contentRevision: tip, target: baseline) }
-    }
-    throw FossilUnavailable(
-      "the proposal \(branch) kept moving while its files were checked in; try again")
-  }
-
-  /// Checks that the existing branch is this attempt's: a child of the baseline, holding at
-  /// most this attempt's check-ins, the newest carrying its change set.
-  private func verify(_ tip: FossilRepository.CheckIn) async throws {
-    var current = tip
-    var depth = 0
-    while current.tags?.contains(branch) == true {
-      guard depth <= files.count, let parent = current.firstParent else {
-        throw FossilWorkspaceError.proposalConflict(
-          id: branch, reason: "it holds check-ins this attempt does not make")
-      }
-      current = try await repository.checkIn(parent)
-      depth += 1
-    }
-    guard current.uuid == baseline.revision else {
+  /// Checks that the existing branch is this attempt's: one check-in, a child of the
+  /// baseline, carrying this change set.
+  private func verify(_ existing: FossilClone.CheckIn) throws {
+    guard existing.parent == baseline.revision else {
       throw FossilWorkspaceError.proposalConflict(
-        id: branch, reason: "it targets \(current.uuid), not \(baseline)")
+        id: branch, reason: "it targets \(existing.parent ?? "nothing"), not \(baseline)")
     }
-    guard depth > 1 else { return }  // only the branch's own root: no file checked in yet
-    guard let found = ProposalMarker.parse(tip.comment), found.changes == marker.changes else {
+    guard let found = ProposalMarker.parse(existing.comment), found.changes == marker.changes
+    else {
       throw FossilWorkspaceError.proposalConflict(id: branch, reason: "it holds another change set")
     }
-  }
-
-  private func comment(_ index: Int) -> String {
-    marker.comment(
-      title: request.title, summary: request.summary, index: index + 1, count: files.count)
-  }
-
-  private var vanished: FossilError {
-    .unexpectedAnswer(request: "GET /json/artifact", reason: "the branch \(branch) is gone")
   }
 }

@@ -2,117 +2,109 @@ import ComposableWorkspace
 import Foundation
 
 extension FossilWorkspaceClient {
-  /// How many of a target branch's newest check-ins are searched for the merge of a proposal.
-  static let mergeSearchDepth = 500
-
-  /// Every proposal on the server (branches named with the proposal prefix), sorted by id.
+  /// Every proposal on the server (branches named with the proposal prefix), sorted by id,
+  /// read from the local clone after a `fossil pull`. Reading is public: it needs no
+  /// capability and works for anyone the server lets read (signed in or not). A proposal is
+  /// merged when a check-in names its check-in as a merge parent — Fossil's own merge graph,
+  /// at any depth of history.
   public func listProposals() async throws -> [FossilProposal] {
-    try await authorized(askingServer: false)
-    return try await revokingOnRefusal {
-      let names = try await repository.branches().filter {
-        $0.hasPrefix(configuration.proposalPrefix)
+    try await serialized {
+      let clone = self.clone
+      try await clone.pull()
+      let heads = try await clone.branchHeads(prefix: self.configuration.proposalPrefix)
+      return heads.keys.sorted().compactMap { name in
+        heads[name].flatMap { self.proposal(branch: name, head: $0) }
       }
-      var merges: [BranchName: [FossilRepository.CheckIn]] = [:]
-      var proposals: [FossilProposal] = []
-      for name in names.sorted() {
-        guard var proposal = try await proposal(branch: name) else { continue }
-        let branch = proposal.target.branch
-        if merges[branch] == nil {
-          merges[branch] = try await repository.timeline(
-            of: branch.rawValue, limit: Self.mergeSearchDepth)
-        }
-        let line = ProposalMarker.mergeLine(of: name)
-        proposal.mergedInto = merges[branch]?.first { $0.comment?.contains(line) == true }?.uuid
-        proposals.append(proposal)
-      }
-      return proposals
     }
   }
 
   /// Merges proposal `proposalID` (its id, or its bare idempotency key) into its target
-  /// branch as a reviewer's commit and answers the branch's new head: each file the proposal
-  /// changed is checked in on the target's newest check-in with the proposal's content
-  /// (Fossil refuses a parent that moved meanwhile; the merge then starts over). Files the
-  /// target changed too since the proposal's baseline are a
-  /// ``FossilWorkspaceError/mergeConflict(proposal:paths:)``. Merging a merged proposal
-  /// answers the current head and changes nothing.
+  /// branch and answers the branch's new head: in a scratch check-out of the target's newest
+  /// check-in, `fossil merge --integrate` of the proposal, then `fossil commit` as the
+  /// signed-in reviewer and `fossil push`. The merge check-in names the proposal as its merge
+  /// parent and closes the proposal's branch (`fossil leaves` no longer lists it). Conflicting
+  /// lines are a ``FossilWorkspaceError/mergeConflict(proposal:paths:)`` and nothing is
+  /// committed. Merging a merged proposal answers the current head and changes nothing.
+  ///
+  /// A check-in landing on the target between the pull and the push forks it, as it would for
+  /// `fossil commit` on any clone; the server is asked for the head after the push, and a head
+  /// that is not the merge is reported (``FossilWorkspaceError/headMovedDuringPublication(id:revision:expected:actual:)``).
   public func merge(proposalID: String) async throws -> WorkspaceBranchReference {
     try await revokingOnRefusal {
-      try await authorized(askingServer: true)
+      let context = try await authorized(askingServer: true)
       let name = proposalBranch(named: proposalID)
-      guard let proposal = try await proposal(branch: name) else {
-        throw FossilWorkspaceError.proposalNotFound(proposalID)
-      }
-      let base = try await repository.files(of: proposal.target.revision)
-      let proposed = try await repository.files(of: proposal.head)
-      let changed = Set(base.keys).union(proposed.keys).filter { base[$0] != proposed[$0] }
-      let unsupported = changed.filter { base[$0] == nil || proposed[$0] == nil }
-      guard unsupported.isEmpty else {
-        throw FossilWorkspaceError.unsupportedChanges(paths: unsupported.sorted())
-      }
-      let comment =
-        "Merge “\(proposal.title.isEmpty ? name : proposal.title)”\n\n"
-        + ProposalMarker.mergeLine(of: name)
-      for _ in 0..<ProposalPublication.rounds {
-        guard let head = try await repository.head(of: proposal.target.branch.rawValue) else {
-          throw FossilWorkspaceError.branchNotFound(proposal.target.branch)
+      return try await serialized {
+        let clone = self.clone
+        try await clone.pull()
+        guard let head = try await clone.head(of: name),
+          let proposal = self.proposal(branch: name, head: head)
+        else { throw FossilWorkspaceError.proposalNotFound(proposalID) }
+        let target = proposal.target.branch
+        guard let targetHead = try await clone.head(of: target.rawValue) else {
+          throw FossilWorkspaceError.branchNotFound(target)
         }
-        let current = try await repository.files(of: head.uuid)
-        let pending = changed.filter { current[$0] != proposed[$0] }.sorted()
-        let conflicts = pending.filter { current[$0] != base[$0] }
-        guard conflicts.isEmpty else {
-          throw FossilWorkspaceError.mergeConflict(proposal: name, paths: conflicts)
+        if proposal.mergedInto != nil {
+          return WorkspaceBranchReference(branch: target, revision: targetHead.uuid)
         }
-        if let merged = try await commit(pending, of: proposed, onto: head.uuid, comment: comment) {
-          return WorkspaceBranchReference(branch: proposal.target.branch, revision: merged)
+        let merged = try await clone.withCheckout(of: targetHead.uuid) { checkout in
+          let result = try await clone.fossil.run(
+            ["merge", "--integrate", proposal.head], in: checkout, allowingFailure: true)
+          let conflicts = Self.conflicts(in: result.outputText + result.errorText)
+          guard conflicts.isEmpty else {
+            throw FossilWorkspaceError.mergeConflict(proposal: name, paths: conflicts)
+          }
+          guard result.status == 0 else {
+            throw FossilCommandError(
+              arguments: ["merge"], status: result.status,
+              message: result.errorText.trimmingCharacters(in: .whitespacesAndNewlines))
+          }
+          let title = proposal.title.isEmpty ? name : proposal.title
+          return try await clone.commit(
+            in: checkout,
+            comment: "Merge “\(title)”\n\n" + ProposalMarker.mergeLine(of: name),
+            user: context.identity.rawValue)
         }
+        try await clone.push()
+        let reference = WorkspaceBranchReference(branch: target, revision: merged)
+        guard let now = try await self.repository.head(of: target.rawValue) else {
+          throw FossilWorkspaceError.branchNotFound(target)
+        }
+        guard now.uuid == merged else {
+          throw FossilWorkspaceError.headMovedDuringPublication(
+            id: name, revision: merged, expected: reference,
+            actual: WorkspaceBranchReference(branch: target, revision: now.uuid))
+        }
+        return reference
       }
-      throw FossilUnavailable("\(proposal.target.branch) kept moving during the merge; try again")
     }
   }
 
-  /// Checks `paths` in with `proposed`'s contents on `parent`, one per check-in; answers the
-  /// newest check-in, or `nil` when `parent` stopped being a leaf meanwhile.
-  private func commit(
-    _ paths: [String], of proposed: [String: FossilManifest.Entry], onto parent: String,
-    comment: String
-  ) async throws -> String? {
-    var tip = parent
-    for path in paths {
-      guard let entry = proposed[path] else { continue }
-      let file = FossilRepository.FileContent(
-        path: path, content: try await repository.artifact(entry.hash),
-        executable: entry.executable)
-      switch try await repository.commit(file, onto: tip, comment: comment) {
-      case .committed(let next): tip = next
-      case .unchanged: continue
-      case .staleParent: return nil
-      }
-    }
-    return tip
+  /// The files `fossil merge` reported conflicts in (`***** N merge conflicts in PATH`).
+  static func conflicts(in output: String) -> [String] {
+    output.split(whereSeparator: \.isNewline).compactMap { line in
+      guard line.hasPrefix("***** "),
+        let range = line.range(of: " conflicts in ")
+          ?? line.range(of: " conflict in ")
+      else { return nil }
+      return String(line[range.upperBound...])
+    }.sorted()
   }
 
-  /// The proposal on `branch`, or `nil` when there is no such branch.
-  func proposal(branch: String) async throws -> FossilProposal? {
-    guard let tip = try await repository.head(of: branch) else { return nil }
-    let marker = ProposalMarker.parse(tip.comment)
+  /// The proposal whose branch `branch` has `head` as its newest check-in.
+  func proposal(branch: String, head: FossilClone.CheckIn) -> FossilProposal? {
+    let marker = ProposalMarker.parse(head.comment)
     let target: WorkspaceBranchReference
     if let marker {
       target = marker.target
+    } else if let parent = head.parent {
+      target = WorkspaceBranchReference(branch: configuration.defaultBranch, revision: parent)
     } else {
-      // Only the branch's root so far: its parent is the baseline.
-      guard let parent = tip.firstParent else {
-        throw FossilWorkspaceError.proposalConflict(id: branch, reason: "it has no parent")
-      }
-      let base = try await repository.checkIn(parent)
-      target = WorkspaceBranchReference(
-        branch: BranchName(base.tags?.first ?? configuration.defaultBranch.rawValue),
-        revision: base.uuid)
+      return nil
     }
     return FossilProposal(
       id: branch, key: marker?.key,
-      title: ProposalMarker.title(of: marker == nil ? nil : tip.comment),
-      author: tip.user, head: tip.uuid, target: target, mergedInto: nil)
+      title: ProposalMarker.title(of: marker == nil ? nil : head.comment),
+      author: head.user, head: head.uuid, target: target, mergedInto: head.mergedInto)
   }
 
   /// The branch of proposal `id`: the id itself, or the prefix and a bare key.

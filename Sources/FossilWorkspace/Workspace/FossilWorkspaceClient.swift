@@ -125,11 +125,27 @@ public struct FossilWorkspaceClient: WorkspaceIntegration {
 
   var repository: FossilRepository { FossilRepository(session: session) }
 
+  /// The local clone of the server's repository (see ``FossilWorkspaceConfiguration/root``).
+  var clone: FossilClone {
+    FossilClone(
+      root: configuration.root.standardizedFileURL, session: session,
+      executable: configuration.fossilExecutable)
+  }
+
   func store(_ copy: FossilWorkingCopy) -> WorkingCopyStore { WorkingCopyStore(copy: copy) }
 
+  /// Runs `operation` alone among this root's operations: they share the local clone (and
+  /// `copy`'s folder lies under the root), so fossil never meets its own lock.
   func serialized<T: Sendable>(
     _ copy: FossilWorkingCopy, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
-    try await SerialGate.shared.run(copy.folder.standardizedFileURL.path, operation)
+    try await serialized(operation)
+  }
+
+  /// Runs `operation` alone among this root's operations (see `serialized(_:_:)`).
+  func serialized<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    try await SerialGate.shared.run(clone.file.path, operation)
   }
 }

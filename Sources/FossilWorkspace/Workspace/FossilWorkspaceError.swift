@@ -24,30 +24,29 @@ public enum FossilWorkspaceError: Error, Hashable, Sendable, LocalizedError,
   case changeSetBaselineMismatch(changeSet: String, baseline: WorkspaceBranchReference)
   /// An empty change set was given to publish; nothing was published.
   case emptyChangeSet
-  /// Fossil 2.21 cannot add or delete files over HTTP (`/fileedit` changes files the baseline
-  /// has); nothing was published.
-  case unsupportedChanges(paths: [String])
-  /// A file to publish is not UTF-8 text (`/fileedit` edits text files only); nothing of it
-  /// was sent.
-  case notText(path: String)
   /// The editable copy holds something that is not a regular file or folder (a symbolic
   /// link, a device); it was not read.
   case unsupportedEntry(path: String)
   /// What was captured of a file is no longer in the working copy's `captured/` folder.
   case capturedContentMissing(path: String)
-  /// The server already has every change of the change set on the baseline (Fossil found
-  /// each file unchanged); no record was created.
+  /// The change set changes nothing on the baseline (every captured file equals the
+  /// baseline's); no record was created.
   case nothingToPropose
-  /// Fossil refuses to check in on the baseline: it is no longer a leaf of its branch (a
-  /// check-in was made on it), although no newer check-in heads the branch; no record was
-  /// created. Refreshing installs the branch as it is now.
-  case baselineNotALeaf(WorkspaceBranchReference)
+  /// The proposal was made and sent, but the target branch had moved from `expected` to
+  /// `actual` when the server was asked right after (a check-in landed between the pull and the
+  /// push, or just after the push). The proposal `id` exists as `revision` and targets exactly
+  /// `expected`; it is not claimed as made on the head. A retry of the same attempt answers
+  /// it; refreshing and proposing again targets the new head.
+  case headMovedDuringPublication(
+    id: String, revision: String, expected: WorkspaceBranchReference,
+    actual: WorkspaceBranchReference)
   /// A proposal with this idempotency key exists with another target or other content: the
   /// key was reused for a different attempt.
   case proposalConflict(id: String, reason: String)
   /// No proposal of that id exists on the server.
   case proposalNotFound(String)
-  /// The proposal changes files its target changed too since the proposal's baseline.
+  /// `fossil merge` met conflicts in these files (the proposal and its target changed the same
+  /// lines since the proposal's baseline); nothing was merged.
   case mergeConflict(proposal: String, paths: [String])
 
   public var description: String {
@@ -69,28 +68,24 @@ public enum FossilWorkspaceError: Error, Hashable, Sendable, LocalizedError,
       "The change set was captured against \(changeSet), not against the baseline \(baseline)."
     case .emptyChangeSet:
       "The change set is empty; there is nothing to propose."
-    case .unsupportedChanges(let paths):
-      "Fossil cannot add or delete files over HTTP (/fileedit changes existing files only): "
-        + "\(paths.joined(separator: ", ")); nothing was proposed."
-    case .notText(let path):
-      "\(path) is not UTF-8 text, and Fossil's /fileedit edits text files only; nothing was sent."
     case .unsupportedEntry(let path):
       "\(path) in the working copy is not a regular file or folder; it was not read."
     case .capturedContentMissing(let path):
       "The captured content of \(path) is gone from the working copy; capture again."
     case .nothingToPropose:
-      "The server already has every change on the baseline; no proposal was created."
-    case .baselineNotALeaf(let baseline):
-      "Fossil refuses to build on \(baseline): a check-in was made on it since; refresh first. "
-        + "No proposal was created."
+      "The change set changes nothing on the baseline; no proposal was created."
+    case .headMovedDuringPublication(let id, let revision, let expected, let actual):
+      "The proposal \(id) (\(revision)) was made on \(expected), but the branch was at "
+        + "\(actual) right after: it is not claimed as made on the head. Retry to answer it, "
+        + "or refresh and propose again."
     case .proposalConflict(let id, let reason):
       "The proposal \(id) already exists for another attempt (\(reason)): its idempotency key "
         + "was reused."
     case .proposalNotFound(let id):
       "The Fossil server has no proposal \(id)."
     case .mergeConflict(let proposal, let paths):
-      "The proposal \(proposal) changes \(paths.joined(separator: ", ")), which its target "
-        + "changed too since the proposal's baseline; nothing was merged."
+      "Merging the proposal \(proposal) conflicts in \(paths.joined(separator: ", ")): "
+        + "its target changed the same lines; nothing was merged."
     }
   }
 

@@ -1,0 +1,258 @@
+import ComposableWorkspace
+import Foundation
+import ProcessSupport
+import WorkspaceHTTP
+
+/// The workspace client's local clone of the server's repository: where proposals are checked
+/// in and merged with `fossil` itself, and what previews, listings and merges read. Fossil's
+/// sync moves artifacts between it and the server through a ``FossilSyncRelay`` on the
+/// client's session, so the login stays in this process.
+///
+/// It lives at `<root>/.fossil/<server digest>.fossil` (one per server; `FOSSIL_HOME` is that
+/// folder too, so the user's own fossil settings are never read or written). Every use is
+/// serialized by the client (one gate per clone), so fossil never meets its own lock.
+struct FossilClone: Sendable {
+  /// The repository file.
+  let file: URL
+  /// How fossil runs (its home is the clone's folder).
+  let fossil: FossilCommand
+  /// The server's session (its cookie jar carries the login).
+  let session: FossilSession
+
+  init(root: URL, session: FossilSession, executable: URL?) {
+    let folder = root.appendingPathComponent(".fossil", isDirectory: true)
+    let digest = SHA256.hash(Array(session.baseURL.absoluteString.utf8)).hexString.prefix(16)
+    file = folder.appendingPathComponent("\(digest).fossil")
+    fossil = FossilCommand(executable: executable, home: folder)
+    self.session = session
+  }
+
+  var folder: URL { file.deletingLastPathComponent() }
+
+  // MARK: Sync
+
+  /// Brings every artifact of the server into the clone: `fossil clone` the first time (then
+  /// the clone exists only once it is whole), `fossil pull` afterwards. Reads are public: they
+  /// work signed out when the server lets `nobody` read, and carry the login when there is one.
+  func pull() async throws {
+    if FileManager.default.fileExists(atPath: file.path) {
+      try await sync(["pull"], access: .public)
+      return
+    }
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let partial = folder.appendingPathComponent(".clone-\(UUID().uuidString).fossil")
+    do {
+      try await sync(["clone", "--no-open", "--admin-user", fossil.user], into: partial)
+      try FileManager.default.moveItem(at: partial, to: file)
+    } catch {
+      try? FileManager.default.removeItem(at: partial)
+      throw error
+    }
+  }
+
+  /// Sends the clone's new artifacts to the server (a session call: it needs the login and the
+  /// check-in capability).
+  func push() async throws {
+    try await sync(["push"], access: .session)
+  }
+
+  private func sync(_ command: [String], access: HTTPRequest.Access) async throws {
+    try await sync(command + ["-R", file.path], into: nil, access: access)
+  }
+
+  private func sync(
+    _ command: [String], into target: URL?, access: HTTPRequest.Access = .public
+  ) async throws {
+    let session = self.session
+    let relay = try FossilSyncRelay(in: folder) { message in
+      try await session.syncExchange(message, access: access)
+    }
+    let result: ProcessResult
+    do {
+      var arguments =
+        command + [
+          "--once", "--transport-command", relay.command, session.baseURL.absoluteString,
+        ]
+      if let target { arguments.append(target.path) }
+      result = try await fossil.run(arguments, allowingFailure: true)
+    } catch {
+      await relay.stop()
+      throw error
+    }
+    await relay.stop()
+    try relay.check()
+    // Fossil exits 0 on a refusal the server sent ("not authorized to write"): its words are
+    // the answer.
+    if let refusal = Self.refusal(in: result) {
+      if command[0] == "push", refusal.contains("not authorized") {
+        throw FossilError.notAuthorized(request: "fossil push", code: refusal)
+      }
+      throw FossilSyncError.refused(command: command[0], reason: refusal)
+    }
+    guard result.status == 0, result.signal == nil else {
+      throw FossilSyncError.refused(
+        command: command[0], reason: Self.firstLine(result.errorText + result.outputText))
+    }
+  }
+
+  private static func refusal(in result: ProcessResult) -> String? {
+    for line in (result.errorText + "\n" + result.outputText).split(whereSeparator: \.isNewline)
+    where line.hasPrefix("Error: ") || line.hasPrefix("server says: ") {
+      return String(line.drop { $0 != " " }.dropFirst())
+    }
+    return nil
+  }
+
+  private static func firstLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "no message"
+  }
+
+  // MARK: Reading
+
+  /// A check-in of the clone, as listings need it.
+  struct CheckIn: Decodable, Hashable, Sendable {
+    var uuid: String
+    var user: String?
+    var comment: String?
+    /// Its primary parent.
+    var parent: String?
+    /// The check-in of another branch that merged it, if any (the oldest).
+    var mergedInto: String?
+    /// The branch it is on.
+    var branch: String?
+  }
+
+  /// The newest check-in of `branch` (what `tag:<branch>` names), or `nil`.
+  func head(of branch: String) async throws -> CheckIn? {
+    let found: [CheckIn] = try await checkIns(tagged: "sym-" + branch)
+    return found.first
+  }
+
+  /// The check-in `uuid`, or `nil` when the clone does not hold it.
+  func checkIn(_ uuid: String) async throws -> CheckIn? {
+    guard FossilRepository.isHash(uuid) else { return nil }
+    let found: [CheckIn] = try await query(
+      Self.checkInColumns + " WHERE e.type = 'ci' AND b.uuid = '\(uuid)'")
+    return found.first
+  }
+
+  /// The newest check-in of every branch whose name starts with `prefix`, by branch name.
+  func branchHeads(prefix: String) async throws -> [String: CheckIn] {
+    let rows: [CheckIn] = try await query(
+      Self.checkInColumns
+        + """
+         JOIN tagxref x ON x.rid = e.objid AND x.tagtype > 0
+         JOIN tag t ON t.tagid = x.tagid
+         WHERE e.type = 'ci' AND substr(t.tagname, 1, \(4 + prefix.utf8.count)) = \(
+          Self.literal("sym-" + prefix))
+         ORDER BY e.mtime DESC
+        """)
+    var heads: [String: CheckIn] = [:]
+    for row in rows { if let branch = row.branch, heads[branch] == nil { heads[branch] = row } }
+    return heads
+  }
+
+  private func checkIns(tagged tag: String) async throws -> [CheckIn] {
+    try await query(
+      Self.checkInColumns
+        + """
+         WHERE e.type = 'ci' AND e.objid IN (SELECT x.rid FROM tagxref x JOIN tag t USING(tagid)
+           WHERE t.tagname = \(Self.literal(tag)) AND x.tagtype > 0)
+         ORDER BY e.mtime DESC LIMIT 1
+        """)
+  }
+
+  private static let checkInColumns = """
+    SELECT b.uuid AS uuid, e.user AS user, coalesce(e.ecomment, e.comment) AS comment,
+      (SELECT pb.uuid FROM plink p JOIN blob pb ON pb.rid = p.pid
+        WHERE p.cid = e.objid AND p.isprim) AS parent,
+      (SELECT cb.uuid FROM plink m JOIN blob cb ON cb.rid = m.cid
+        WHERE m.pid = e.objid AND NOT m.isprim ORDER BY m.mtime LIMIT 1) AS mergedInto,
+      (SELECT substr(bt.tagname, 5) FROM tagxref bx JOIN tag bt ON bt.tagid = bx.tagid
+        WHERE bx.rid = e.objid AND bx.tagtype > 0 AND bt.tagname LIKE 'sym-%'
+        ORDER BY bx.mtime DESC LIMIT 1) AS branch
+    FROM event e JOIN blob b ON b.rid = e.objid
+    """
+
+  /// Every file of check-in `uuid` (its manifest, and its baseline's for a delta manifest).
+  func files(of uuid: String) async throws -> [String: FossilManifest.Entry] {
+    let manifest = try FossilManifest.parse(try await artifact(uuid))
+    guard let baseline = manifest.baseline else { return manifest.files.compactMapValues { $0 } }
+    let base = try FossilManifest.parse(try await artifact(baseline))
+    var files = base.files.compactMapValues { $0 }
+    for (path, entry) in manifest.files { files[path] = entry }
+    return files.compactMapValues { $0 }
+  }
+
+  /// The content of artifact `hash` (a manifest or a file), as the clone holds it: fossil
+  /// checked it against its hash when it arrived.
+  func artifact(_ hash: String) async throws -> Data {
+    guard FossilRepository.isHash(hash) else {
+      throw FossilError.unexpectedAnswer(
+        request: "fossil artifact", reason: "\(hash) is not a hash")
+    }
+    return try await fossil.run(["artifact", hash, "-R", file.path]).standardOutput
+  }
+
+  /// Rows of `select` (SQL on the clone, read by `fossil sql` from standard input).
+  func query<Row: Decodable>(_ select: String) async throws -> [Row] {
+    let output = try await fossil.run(
+      ["sql", "-R", file.path, "--readonly"], input: Data(".mode json\n\(select);\n".utf8)
+    ).standardOutput
+    guard output.contains(where: { !Character(UnicodeScalar($0)).isWhitespace }) else { return [] }
+    do {
+      return try JSONDecoder().decode([Row].self, from: output)
+    } catch {
+      throw FossilError.unexpectedAnswer(
+        request: "fossil sql", reason: "its rows cannot be read: \(error)")
+    }
+  }
+
+  /// `text` as an SQL string literal.
+  static func literal(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  // MARK: Writing
+
+  /// Opens a check-out of `revision` in a new scratch folder beside the clone, runs `body` in
+  /// it, and closes and removes it however `body` ends.
+  func withCheckout<T: Sendable>(
+    of revision: String, _ body: (URL) async throws -> T
+  ) async throws -> T {
+    let scratch = folder.appendingPathComponent(".checkout-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+    do {
+      try await fossil.run(
+        ["open", file.path, revision, "--workdir", scratch.path, "--nosync", "--force"])
+      let result = try await body(scratch)
+      _ = try? await fossil.run(["close", "--force"], in: scratch)
+      try? FileManager.default.removeItem(at: scratch)
+      return result
+    } catch {
+      _ = try? await fossil.run(["close", "--force"], in: scratch)
+      try? FileManager.default.removeItem(at: scratch)
+      throw error
+    }
+  }
+
+  /// `fossil commit` in `checkout` (never syncing: the caller pushes), as `user`; answers the
+  /// new check-in. Line ends, binary content and empty files are committed as they are; files
+  /// are compared by hash (`--hash`), never by size and time alone (a file rewritten within
+  /// the same second at the same size would pass for unchanged).
+  func commit(
+    in checkout: URL, comment: String, user: String, branch: String? = nil
+  ) async throws -> String {
+    var arguments = [
+      "commit", "--hash", "--nosync", "--no-warnings", "--no-prompt", "--user-override", user,
+      "-m", comment,
+    ]
+    if let branch { arguments += ["--branch", branch] }
+    let output = try await fossil.run(arguments, in: checkout).outputText
+    for line in output.split(whereSeparator: \.isNewline) where line.hasPrefix("New_Version:") {
+      return line.dropFirst("New_Version:".count).trimmingCharacters(in: .whitespaces)
+    }
+    throw FossilError.unexpectedAnswer(request: "fossil commit", reason: "no New_Version line")
+  }
+}
