@@ -51,7 +51,7 @@ struct FossilBackendTests {
         "✓ \(key) merged: published@\(second) is the new head",
         "live: Published moved — refresh available: published@\(second) is the newest revision, "
           + "the baseline is published@\(first)",
-        "seen by polling the head of published every ",
+        "seen by polling the head of published while signed in \\(every 2.0 seconds, up to every 4.0 ",
         "✓ baseline refreshed: published@\(first) → published@\(second)",
         "✓ proposal \(key) · content [0-9a-f]{64} · target published@\(second)\n",
         "merged into \(second)",

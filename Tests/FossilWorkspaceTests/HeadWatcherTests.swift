@@ -23,9 +23,32 @@ struct HeadWatcherTests {
       let first = try await fixture.head(of: "trunk")
       #expect(try await updates.next() == .head(first))
       let moved = try await fixture.checkIn("other.txt", "watched\n", on: "trunk")
-      // Polls go on the clock: the change is seen at the next interval, not before.
-      await clock.advance(by: .seconds(2))
+      // Polls go on the clock: the change is seen at the next look (2 s, plus at most 20 %
+      // jitter), not before.
+      await clock.advance(by: .milliseconds(2_400))
       #expect(try await updates.next() == .head(moved))
+    }
+  }
+
+  /// What an idle client costs a shared server: each look is a forked fossil process there.
+  @Test func anIdleWatcherLooksAtMostThirtyTimesAMinuteAndNeverFasterThanItsInterval() {
+    let watcher = FossilHeadWatcher(session: FossilSession(baseURL: URL(fileURLWithPath: "/")))
+    for random in [0.0, 0.5, 0.999] {
+      var idle = watcher.idle
+      idle.random = { random }
+      var elapsed = Duration.zero
+      var looks = 0
+      var waits: [Duration] = []
+      while elapsed < .seconds(60) {
+        looks += 1
+        let wait = idle.delay(afterFailures: looks)
+        waits.append(wait)
+        elapsed += wait
+      }
+      #expect(looks <= 30, "\(looks) looks in the first minute (jitter \(random))")
+      #expect(waits.allSatisfy { $0 >= .seconds(2) })
+      #expect(zip(waits, waits.dropFirst()).allSatisfy { $0 <= $1 }, "idle waits only grow")
+      #expect(idle.delay(afterFailures: 1_000) <= .seconds(36), "at most 30 s plus jitter")
     }
   }
 

@@ -70,3 +70,31 @@ struct ReviewTests {
     }
   }
 }
+
+@Suite("Fossil public reading", .requires(.fossil))
+struct PublicReadingTests {
+  /// Listing proposals is a read: a user who may only read (linus, `o`), and a client signed
+  /// out, see every proposal the server holds, merged or not.
+  @Test func aReaderAndASignedOutClientSeeEveryProposal() async throws {
+    try await FossilFixture.with { fixture in
+      let harness = try await WorkspaceHarness.make(fixture)
+      try harness.edit("a.txt", "alpha, proposed\n")
+      let record = try await harness.fossil.publishProposal(
+        harness.source, harness.baseline, try await harness.capture(), WorkspaceHarness.request())
+      let merged = try await harness.fossil.merge(proposalID: record.id)
+
+      let reader = try await fixture.signedIn(FossilFixture.linus)
+      let signedOut = FossilSession(baseURL: fixture.baseURL)
+      for (who, session) in [("linus", reader), ("signed out", signedOut)] {
+        let client = FossilWorkspaceClient(
+          session: session,
+          configuration: FossilWorkspaceConfiguration(root: fixture.workspaces("read-\(who)")),
+          capability: { nil })
+        let listed = try await client.listProposals()
+        #expect(listed.map(\.id) == [record.id], "\(who)")
+        #expect(listed.first?.mergedInto == merged.revision, "\(who)")
+        #expect(listed.first?.target == harness.baseline, "\(who)")
+      }
+    }
+  }
+}

@@ -72,4 +72,48 @@ struct SecretsTests {
       #expect(!text.contains(String(token.prefix(10))))
     }
   }
+
+  /// The local clone's `fossil` runs (clone, pull, commit, push, merge) never see the password
+  /// or the login cookie — not in their arguments, not in their environment — and no file the
+  /// client leaves holds either: the sync relay carries the login in this process's memory.
+  @Test func theCloneSyncsWithoutTheLoginEverLeavingTheProcess() async throws {
+    try await FossilFixture.with { fixture in
+      let log = fixture.directory.appendingPathComponent("fossil-runs.log")
+      let wrapper = fixture.directory.appendingPathComponent("fossil-recording")
+      let real = try #require(FossilCommand().executable.path as String?)
+      try await installExecutable(
+        """
+        #!/bin/sh
+        { echo "ARGS: $*"; env; } >> '\(log.path)'
+        exec '\(real)' "$@"
+        """, at: wrapper)
+      let session = try await fixture.signedIn(FossilFixture.ada)
+      let token = try #require(session.http.cookies.first?.value)
+      let root = fixture.workspaces()
+      let fossil = FossilWorkspaceClient(
+        session: session,
+        configuration: FossilWorkspaceConfiguration(root: root, fossilExecutable: wrapper),
+        capability: { .editor(FossilFixture.ada) })
+      let prepared = try await fossil.prepareSource("secrets")
+      try Data("alpha, private\n".utf8).write(
+        to: prepared.source.files.appendingPathComponent("a.txt"))
+      let changes = try await fossil.captureChanges(prepared.source, prepared.baseline)
+      let record = try await fossil.publishProposal(
+        prepared.source, prepared.baseline, changes, WorkspaceHarness.request())
+      _ = try await fossil.merge(proposalID: record.id)
+
+      let recorded = try String(contentsOf: log, encoding: .utf8)
+      #expect(recorded.contains("ARGS: push"), "the pushes ran through the wrapper")
+      let decoded = token.removingPercentEncoding ?? token
+      for secret in [FossilFixture.ada.password, token, decoded, String(decoded.prefix(20))] {
+        #expect(!recorded.contains(secret))
+      }
+      for file in FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [] {
+        let data = (try? Data(contentsOf: root.appendingPathComponent(file))) ?? Data()
+        for secret in [FossilFixture.ada.password, decoded, String(decoded.prefix(20))] {
+          #expect(data.range(of: Data(secret.utf8)) == nil, "\(file) holds a secret")
+        }
+      }
+    }
+  }
 }

@@ -94,7 +94,8 @@ public struct FossilBackend: DemoBackend {
     return DemoBackendClients(
       application: application, reader: catalogue,
       live: FossilLiveChannel(
-        session: session, branch: Self.publishedBranch, interval: .milliseconds(500)))
+        session: session, branch: Self.publishedBranch, interval: .seconds(2),
+        idleMaximum: .seconds(4)))
   }
 
   /// Who merges on a server this process created (the reviewer account).

@@ -11,8 +11,8 @@ import WorkspaceHTTP
 ///   off after failures) and announces the head it sees — when the watch starts, then each time
 ///   it changes — as ``BackendAnnouncement/branchHead(_:)``. It sees the head, not who moved it
 ///   or why (a merge, another person's check-in): the host says "refresh available" when it is
-///   not the workspace's baseline, nothing more. Polling starts when the channel is made (the
-///   look is a public call: it never ends the session) and stops at ``close()``.
+///   not the workspace's baseline, nothing more. Polling runs while the session is signed in
+///   (the look is a public call: it never ends the session) and stops at ``close()``.
 /// - **The session's end.** When the server stopped honouring the login (a logout elsewhere,
 ///   Fossil keeping one login per user; an expiry), the session ended the Fossil way on the
 ///   call that met it; the next drain or wait announces
@@ -23,19 +23,35 @@ final class FossilLiveChannel: InboxLiveChannel {
   private let watching: LockIsolated<Task<Void, Never>?>
   let source: String
 
-  /// Watches `branch` on the server `session` speaks to, looking every `interval`.
-  init(session: FossilSession, branch: BranchName, interval: Duration) {
+  /// Watches `branch` on the server `session` speaks to while someone is signed in, looking
+  /// every `interval` at most (less often while nothing changes, up to `idleMaximum`).
+  init(
+    session: FossilSession, branch: BranchName, interval: Duration, idleMaximum: Duration
+  ) {
     self.session = session
-    let updates = FossilHeadWatcher(session: session, interval: interval).updates(of: branch)
+    let watcher = FossilHeadWatcher(session: session, interval: interval, idleMaximum: idleMaximum)
     let inbox = inbox
     source =
-      "seen by polling the head of \(branch) every \(interval) (Fossil 2.21 has no "
-      + "server-sent events), not announced by the server"
+      "seen by polling the head of \(branch) while signed in (every \(interval), up to every "
+      + "\(idleMaximum) while nothing changes: Fossil 2.21 has no server-sent events), not "
+      + "announced by the server"
     watching = LockIsolated(
       Task {
-        // The watcher reports a head when it is first seen and when it changes.
-        for await case .head(let revision) in updates {
-          inbox.append(.branchHead(WorkspaceBranchReference(branch: branch, revision: revision)))
+        // No look before sign-in, none after the session ends: an idle, signed-out client
+        // costs the server nothing.
+        var statuses = session.statusUpdates().makeAsyncIterator()
+        while let status = await statuses.next() {
+          guard status.isSignedIn else { continue }
+          let watch = Task {
+            // The watcher reports a head when it is first seen and when it changes.
+            for await case .head(let revision) in watcher.updates(of: branch) {
+              inbox.append(
+                .branchHead(WorkspaceBranchReference(branch: branch, revision: revision)))
+            }
+          }
+          while let next = await statuses.next(), next.isSignedIn {}
+          watch.cancel()
+          await watch.value
         }
       })
   }
