@@ -195,7 +195,7 @@ private struct LineReader {
         return line
       }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = read(descriptor, &chunk, chunk.count)
+      let count = read(descriptor, &chunk, chunk.count)  // sync-wait: the relay thread alone
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return nil }
       buffer.append(contentsOf: chunk[..<count])

@@ -4,10 +4,11 @@ import Foundation
 import WorkingCopySupport
 import WorkspaceHTTP
 
-/// A `WorkspaceClient` over a Fossil server (2.21, over HTTP only: no `fossil` executable, no
-/// clone): workspaces are local editable copies of the repository's files at an exact
-/// check-in, proposals are branches on the server, `<prefix><idempotency key>`, made of
-/// single-file check-ins.
+/// A `WorkspaceClient` over a Fossil server (2.21) on Fossil's own machinery: a local clone
+/// (`<root>/.fossil/`, worked with the `fossil` executable and synced through the session, see
+/// `FossilSyncRelay`), workspaces that are local editable copies of the repository's files at
+/// an exact check-in, and proposals that are one check-in each on a branch of their own,
+/// `<prefix><idempotency key>`.
 ///
 /// ```swift
 /// let capability = AuthoringCapabilityProvider()
@@ -29,16 +30,16 @@ import WorkspaceHTTP
 /// removed on the server take effect at the next call. A write the server refuses for lack of
 /// permission later in the same operation answers `.invalidated` as well.
 ///
-/// - **prepareSource** downloads the files of the default branch's newest check-in into
-///   `<root>/<id>/files/` and records that check-in as the installed baseline (built beside
-///   its final folder, then renamed into place). Reopening a prepared workspace is local: the
+/// - **prepareSource** pulls the clone and opens the default branch's newest check-in into
+///   `<root>/<id>/files/` (`fossil open`), recording that check-in as the installed baseline
+///   (built beside its final folder, then renamed into place). Reopening a prepared workspace is local: the
 ///   files are never touched and the recorded baseline is answered, however far the branch
 ///   moved.
 /// - **captureChanges** compares the editable files with the installed baseline's (kept in
 ///   `artifacts/`): added, modified (content or executable bit) and deleted files. Changed
 ///   contents are stored in `captured/`, so publishing sends exactly what was captured.
-/// - **refreshBaseline** / **selectBranch** download the branch's newest check-in and install
-///   it: an unedited file takes the new content, an edited file the server did not change
+/// - **refreshBaseline** / **selectBranch** pull the clone and install the branch's newest
+///   check-in (copying only the contents that changed): an unedited file takes the new content, an edited file the server did not change
 ///   keeps its edit, and when a file was changed on both sides nothing is changed at all and
 ///   ``FossilWorkspaceError/localEditsWouldBeOverwritten(_:paths:)`` lists the files.
 /// - **publishProposal**: see ``publishProposal(_:_:_:_:)`` for the steps and exactly what is
