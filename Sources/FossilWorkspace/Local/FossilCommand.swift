@@ -63,6 +63,40 @@ public struct FossilCommand: Sendable {
     return result
   }
 
+  /// Opens a check-out of `revision` of `repository` in a new scratch folder inside `folder`,
+  /// runs `body` in it, and closes and removes it however `body` ends.
+  func withCheckout<T: Sendable>(
+    of repository: URL, at revision: String, in folder: URL, _ body: (URL) async throws -> T
+  ) async throws -> T {
+    let scratch = folder.appendingPathComponent(".checkout-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    do {
+      try await run(
+        ["open", repository.path, revision, "--workdir", scratch.path, "--nosync", "--force"])
+      let result = try await body(scratch)
+      try await run(["close", "--force"], in: scratch)
+      return result
+    } catch {
+      _ = try? await run(["close", "--force"], in: scratch)
+      throw error
+    }
+  }
+
+  /// The new check-in `fossil commit` reports in its output (`New_Version: <hash>`).
+  static func newVersion(in commitOutput: String) -> String? {
+    for line in commitOutput.split(whereSeparator: \.isNewline) where line.hasPrefix("New_Version:")
+    {
+      return line.dropFirst("New_Version:".count).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+  }
+
+  /// `text` as an SQL string literal (for `fossil sql`).
+  static func sqlLiteral(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
   /// The child's complete environment: this process's, without its `FOSSIL_*` variables,
   /// with ``user`` and ``home``.
   var environment: [String: String] {

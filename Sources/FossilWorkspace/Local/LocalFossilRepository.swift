@@ -51,13 +51,14 @@ public struct LocalFossilRepository: Sendable {
     let hash = try await passwordHash(password, of: name)
     try await sql(
       "INSERT INTO user(login, pw, cap, info, mtime) "
-        + "VALUES(\(quoted(name)), '\(hash)', \(quoted(capabilities)), '', now());")
+        + "VALUES(\(FossilCommand.sqlLiteral(name)), '\(hash)', \(FossilCommand.sqlLiteral(capabilities)), '', now());"
+    )
   }
 
   /// Sets `name`'s password: its hash goes to `fossil sql` on standard input.
   public func setPassword(_ password: String, of name: String) async throws {
     let hash = try await passwordHash(password, of: name)
-    try await sql("UPDATE user SET pw = '\(hash)' WHERE login = \(quoted(name));")
+    try await sql("UPDATE user SET pw = '\(hash)' WHERE login = \(FossilCommand.sqlLiteral(name));")
   }
 
   /// What Fossil stores for `name`'s `password`: `SHA1("<project code>/<login>/<password>")`.
@@ -68,14 +69,17 @@ public struct LocalFossilRepository: Sendable {
 
   /// Replaces `name`'s capabilities (they take effect on the server's next request).
   public func setCapabilities(_ capabilities: String, of name: String) async throws {
-    try await sql("UPDATE user SET cap = \(quoted(capabilities)) WHERE login = \(quoted(name));")
+    try await sql(
+      "UPDATE user SET cap = \(FossilCommand.sqlLiteral(capabilities)) WHERE login = \(FossilCommand.sqlLiteral(name));"
+    )
   }
 
   /// Makes `name`'s current login expire now: the server answers their next request as
   /// `nobody`.
   public func expireLogin(of name: String) async throws {
     try await sql(
-      "UPDATE user SET cexpire = julianday('now', '-1 minute') WHERE login = \(quoted(name));")
+      "UPDATE user SET cexpire = julianday('now', '-1 minute') WHERE login = \(FossilCommand.sqlLiteral(name));"
+    )
   }
 
   /// Sets the repository setting `name` (e.g. `fileedit-glob`).
@@ -99,32 +103,27 @@ public struct LocalFossilRepository: Sendable {
     _ files: [String: Data], message: String, user: String, parent: String = "trunk",
     branch: String? = nil
   ) async throws -> String {
-    let checkout = file.deletingLastPathComponent()
-      .appendingPathComponent(".checkout-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: checkout) }
-    try await fossil.run(["open", file.path, parent, "--workdir", checkout.path, "--nosync"])
-    for (path, content) in files {
-      let target = checkout.appendingPathComponent(path)
-      try FileManager.default.createDirectory(
-        at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try content.write(to: target)
+    try await fossil.withCheckout(
+      of: file, at: parent, in: file.deletingLastPathComponent()
+    ) { checkout in
+      for (path, content) in files {
+        let target = checkout.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+          at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try content.write(to: target)
+      }
+      try await fossil.run(["addremove"], in: checkout)
+      var arguments = [
+        "commit", "--hash", "-m", message, "--user-override", user, "--no-warnings",
+        "--no-prompt",
+      ]
+      if let branch { arguments += ["--branch", branch] }
+      let output = try await fossil.run(arguments, in: checkout).outputText
+      guard let made = FossilCommand.newVersion(in: output) else {
+        throw FossilCommandError(arguments: ["commit"], status: 0, message: "no New_Version line")
+      }
+      return made
     }
-    try await fossil.run(["addremove"], in: checkout)
-    var arguments = [
-      "commit", "--hash", "-m", message, "--user-override", user, "--no-warnings", "--no-prompt",
-    ]
-    if let branch { arguments += ["--branch", branch] }
-    let output = try await fossil.run(arguments, in: checkout).outputText
-    try await fossil.run(["close", "--force"], in: checkout)
-    for line in output.split(separator: "\n") where line.hasPrefix("New_Version:") {
-      return line.dropFirst("New_Version:".count).trimmingCharacters(in: .whitespaces)
-    }
-    throw FossilCommandError(arguments: ["commit"], status: 0, message: "no New_Version line")
   }
 
-  /// `text` as an SQL string literal.
-  private func quoted(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-  }
 }

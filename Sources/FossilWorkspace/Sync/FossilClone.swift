@@ -36,14 +36,16 @@ struct FossilClone: Sendable {
   /// work signed out when the server lets `nobody` read, and carry the login when there is one.
   func pull() async throws {
     if FileManager.default.fileExists(atPath: file.path) {
-      try await sync(["pull"], access: .public)
+      try await sync("pull", access: .public)
       return
     }
     try FileManager.default.createDirectory(
       at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let partial = folder.appendingPathComponent(".clone-\(UUID().uuidString).fossil")
     do {
-      try await sync(["clone", "--no-open", "--admin-user", fossil.user], into: partial)
+      try await sync(
+        "clone", options: ["--no-open", "--admin-user", fossil.user], into: partial,
+        access: .public)
       try FileManager.default.moveItem(at: partial, to: file)
     } catch {
       try? FileManager.default.removeItem(at: partial)
@@ -54,15 +56,14 @@ struct FossilClone: Sendable {
   /// Sends the clone's new artifacts to the server (a session call: it needs the login and the
   /// check-in capability).
   func push() async throws {
-    try await sync(["push"], access: .session)
+    try await sync("push", access: .session)
   }
 
-  private func sync(_ command: [String], access: HTTPRequest.Access) async throws {
-    try await sync(command + ["-R", file.path], into: nil, access: access)
-  }
-
+  /// Runs `fossil <command> <options> --once --transport-command <relay> <server>`, then
+  /// either `<target>` (a clone) or `-R <clone>`, carrying its round trips with `access`.
   private func sync(
-    _ command: [String], into target: URL?, access: HTTPRequest.Access = .public
+    _ command: String, options: [String] = [], into target: URL? = nil,
+    access: HTTPRequest.Access
   ) async throws {
     let session = self.session
     let relay = try FossilSyncRelay(in: folder) { message in
@@ -70,11 +71,10 @@ struct FossilClone: Sendable {
     }
     let result: ProcessResult
     do {
-      var arguments =
-        command + [
-          "--once", "--transport-command", relay.command, session.baseURL.absoluteString,
-        ]
-      if let target { arguments.append(target.path) }
+      let arguments =
+        [command] + options
+        + ["--once", "--transport-command", relay.command, session.baseURL.absoluteString]
+        + (target.map { [$0.path] } ?? ["-R", file.path])
       result = try await fossil.run(arguments, allowingFailure: true)
     } catch {
       await relay.stop()
@@ -85,14 +85,14 @@ struct FossilClone: Sendable {
     // Fossil exits 0 on a refusal the server sent ("not authorized to write"): its words are
     // the answer.
     if let refusal = Self.refusal(in: result) {
-      if command[0] == "push", refusal.contains("not authorized") {
+      if command == "push", refusal.contains("not authorized") {
         throw FossilError.notAuthorized(request: "fossil push", code: refusal)
       }
-      throw FossilSyncError.refused(command: command[0], reason: refusal)
+      throw FossilSyncError.refused(command: command, reason: refusal)
     }
     guard result.status == 0, result.signal == nil else {
       throw FossilSyncError.refused(
-        command: command[0], reason: Self.firstLine(result.errorText + result.outputText))
+        command: command, reason: Self.firstLine(result.errorText + result.outputText))
     }
   }
 
@@ -129,14 +129,6 @@ struct FossilClone: Sendable {
     return found.first
   }
 
-  /// The check-in `uuid`, or `nil` when the clone does not hold it.
-  func checkIn(_ uuid: String) async throws -> CheckIn? {
-    guard FossilRepository.isHash(uuid) else { return nil }
-    let found: [CheckIn] = try await query(
-      Self.checkInColumns + " WHERE e.type = 'ci' AND b.uuid = '\(uuid)'")
-    return found.first
-  }
-
   /// The newest check-in of every branch whose name starts with `prefix`, by branch name.
   func branchHeads(prefix: String) async throws -> [String: CheckIn] {
     let rows: [CheckIn] = try await query(
@@ -145,7 +137,7 @@ struct FossilClone: Sendable {
          JOIN tagxref x ON x.rid = e.objid AND x.tagtype > 0
          JOIN tag t ON t.tagid = x.tagid
          WHERE e.type = 'ci' AND substr(t.tagname, 1, \(4 + prefix.utf8.count)) = \(
-          Self.literal("sym-" + prefix))
+          FossilCommand.sqlLiteral("sym-" + prefix))
          ORDER BY e.mtime DESC
         """)
     var heads: [String: CheckIn] = [:]
@@ -158,7 +150,7 @@ struct FossilClone: Sendable {
       Self.checkInColumns
         + """
          WHERE e.type = 'ci' AND e.objid IN (SELECT x.rid FROM tagxref x JOIN tag t USING(tagid)
-           WHERE t.tagname = \(Self.literal(tag)) AND x.tagtype > 0)
+           WHERE t.tagname = \(FossilCommand.sqlLiteral(tag)) AND x.tagtype > 0)
          ORDER BY e.mtime DESC LIMIT 1
         """)
   }
@@ -177,12 +169,7 @@ struct FossilClone: Sendable {
 
   /// Every file of check-in `uuid` (its manifest, and its baseline's for a delta manifest).
   func files(of uuid: String) async throws -> [String: FossilManifest.Entry] {
-    let manifest = try FossilManifest.parse(try await artifact(uuid))
-    guard let baseline = manifest.baseline else { return manifest.files.compactMapValues { $0 } }
-    let base = try FossilManifest.parse(try await artifact(baseline))
-    var files = base.files.compactMapValues { $0 }
-    for (path, entry) in manifest.files { files[path] = entry }
-    return files.compactMapValues { $0 }
+    try await FossilManifest.files(of: uuid, source: "fossil artifact") { try await artifact($0) }
   }
 
   /// The content of artifact `hash` (a manifest or a file), as the clone holds it: fossil
@@ -209,11 +196,6 @@ struct FossilClone: Sendable {
     }
   }
 
-  /// `text` as an SQL string literal.
-  static func literal(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-  }
-
   // MARK: Writing
 
   /// Opens a check-out of `revision` in a new scratch folder beside the clone, runs `body` in
@@ -221,20 +203,7 @@ struct FossilClone: Sendable {
   func withCheckout<T: Sendable>(
     of revision: String, _ body: (URL) async throws -> T
   ) async throws -> T {
-    let scratch = folder.appendingPathComponent(".checkout-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
-    do {
-      try await fossil.run(
-        ["open", file.path, revision, "--workdir", scratch.path, "--nosync", "--force"])
-      let result = try await body(scratch)
-      _ = try? await fossil.run(["close", "--force"], in: scratch)
-      try? FileManager.default.removeItem(at: scratch)
-      return result
-    } catch {
-      _ = try? await fossil.run(["close", "--force"], in: scratch)
-      try? FileManager.default.removeItem(at: scratch)
-      throw error
-    }
+    try await fossil.withCheckout(of: file, at: revision, in: folder, body)
   }
 
   /// `fossil commit` in `checkout` (never syncing: the caller pushes), as `user`; answers the
@@ -250,9 +219,9 @@ struct FossilClone: Sendable {
     ]
     if let branch { arguments += ["--branch", branch] }
     let output = try await fossil.run(arguments, in: checkout).outputText
-    for line in output.split(whereSeparator: \.isNewline) where line.hasPrefix("New_Version:") {
-      return line.dropFirst("New_Version:".count).trimmingCharacters(in: .whitespaces)
+    guard let made = FossilCommand.newVersion(in: output) else {
+      throw FossilError.unexpectedAnswer(request: "fossil commit", reason: "no New_Version line")
     }
-    throw FossilError.unexpectedAnswer(request: "fossil commit", reason: "no New_Version line")
+    return made
   }
 }

@@ -40,7 +40,6 @@ final class FossilSyncRelay: Sendable {
   private struct RelayState {
     var failure: (any Error)?
     var exchange: Task<Void, Never>?
-    var exchanges = 0
   }
 
   /// Creates the relay's private folder inside `parent` and starts serving.
@@ -86,9 +85,6 @@ final class FossilSyncRelay: Sendable {
     thread.start()
   }
 
-  /// How many round trips were carried.
-  var exchanges: Int { state.withValue { $0.exchanges } }
-
   /// Throws the first exchange that failed (the session's error), if any.
   func check() throws {
     if let failure = state.withValue({ $0.failure }) { throw failure }
@@ -133,7 +129,6 @@ final class FossilSyncRelay: Sendable {
       let result = LockIsolated<Result<Data, any Error>?>(nil)
       let finished = DispatchSemaphore(value: 0)
       state.withValue { state in
-        state.exchanges += 1
         state.exchange = Task {
           do {
             result.setValue(.success(try await exchange(message)))

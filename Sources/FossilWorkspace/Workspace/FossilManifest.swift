@@ -61,6 +61,27 @@ struct FossilManifest: Equatable, Sendable {
     return manifest
   }
 
+  /// Every file of check-in `uuid`: its manifest's, and for a delta manifest its baseline's
+  /// with the delta applied. `artifact` reads a manifest's bytes; `source` names where from
+  /// (for errors).
+  ///
+  /// - Throws: ``FossilError/unexpectedAnswer(request:reason:)`` when a manifest is not one, or
+  ///   a delta's baseline is itself a delta.
+  static func files(
+    of uuid: String, source: String, artifact: (String) async throws -> Data
+  ) async throws -> [String: Entry] {
+    let manifest = try parse(try await artifact(uuid))
+    guard let baseline = manifest.baseline else { return manifest.files.compactMapValues { $0 } }
+    let base = try parse(try await artifact(baseline))
+    guard base.baseline == nil else {
+      throw FossilError.unexpectedAnswer(
+        request: source, reason: "the baseline manifest of \(uuid) is itself a delta")
+    }
+    var files = base.files.compactMapValues { $0 }
+    for (path, entry) in manifest.files { files[path] = entry }
+    return files.compactMapValues { $0 }
+  }
+
   /// Fossil's encoding of names in cards: `\s` a space, `\n` a newline, `\\` a backslash…
   static func decode(_ field: Substring) -> String {
     guard field.contains("\\") else { return String(field) }

@@ -52,16 +52,7 @@ struct FossilRepository: Sendable {
 
   /// Every file of check-in `uuid` (its manifest, and its baseline's for a delta manifest).
   func files(of uuid: String) async throws -> [String: FossilManifest.Entry] {
-    let manifest = try FossilManifest.parse(try await artifact(uuid))
-    guard let baseline = manifest.baseline else { return manifest.files.compactMapValues { $0 } }
-    let base = try FossilManifest.parse(try await artifact(baseline))
-    guard base.baseline == nil else {
-      throw FossilError.unexpectedAnswer(
-        request: "GET /raw", reason: "the baseline manifest of \(uuid) is itself a delta")
-    }
-    var files = base.files.compactMapValues { $0 }
-    for (path, entry) in manifest.files { files[path] = entry }
-    return files.compactMapValues { $0 }
+    try await FossilManifest.files(of: uuid, source: "GET /raw") { try await artifact($0) }
   }
 
   /// The raw bytes of artifact `hash` (a manifest, or a file's content).
