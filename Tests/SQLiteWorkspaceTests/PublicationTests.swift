@@ -68,14 +68,8 @@ struct PublicationTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let harness = try await SQLiteHarness.make(in: folder.url)
-    let session = try await harness.sqlite.prepareSource("catalogue")
-    try await session.source.write { db in
-      try db.run("INSERT INTO events (id, title) VALUES (2, 'Porto')")
-    }
-    let record = try await harness.sqlite.publishProposal(
-      session.source, session.baseline,
-      try await harness.sqlite.captureChanges(session.source, session.baseline),
-      ProposalRequest(title: "Porto", summary: "", idempotencyKey: UUID()))
+    let record = try await Self.propose(
+      "INSERT INTO events (id, title) VALUES (2, 'Porto')", titled: "Porto", with: harness)
     let moved = try await harness.commitElsewhere(id: 60)
 
     let merged = try await harness.sqlite.merge(proposalID: record.id)
@@ -96,12 +90,8 @@ struct PublicationTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let harness = try await SQLiteHarness.make(in: folder.url)
-    let session = try await harness.sqlite.prepareSource("catalogue")
-    try await session.source.write { db in try db.run("UPDATE events SET title = 'mine'") }
-    let record = try await harness.sqlite.publishProposal(
-      session.source, session.baseline,
-      try await harness.sqlite.captureChanges(session.source, session.baseline),
-      ProposalRequest(title: "Mine", summary: "", idempotencyKey: UUID()))
+    let record = try await Self.propose(
+      "UPDATE events SET title = 'mine'", titled: "Mine", with: harness)
     let moved = try await harness.remote.commit(to: "main", author: "grace", message: "theirs") {
       db in try db.run("UPDATE events SET title = 'theirs'")
     }
@@ -124,14 +114,8 @@ struct PublicationTests {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
     let harness = try await SQLiteHarness.make(in: folder.url)
-    let session = try await harness.sqlite.prepareSource("catalogue")
-    try await session.source.write { db in
-      try db.run("INSERT INTO events (id, title) VALUES (2, 'Porto')")
-    }
-    let record = try await harness.sqlite.publishProposal(
-      session.source, session.baseline,
-      try await harness.sqlite.captureChanges(session.source, session.baseline),
-      ProposalRequest(title: "Porto", summary: "", idempotencyKey: UUID()))
+    let record = try await Self.propose(
+      "INSERT INTO events (id, title) VALUES (2, 'Porto')", titled: "Porto", with: harness)
     let migrated = try await harness.remote.commit(to: "main", author: "grace", message: "drop") {
       db in try db.execute("ALTER TABLE events DROP COLUMN poster")
     }
@@ -163,5 +147,18 @@ struct PublicationTests {
     await #expect(throws: WorkspaceAuthorizationError.invalidated) {
       try await harness.sqlite.merge(proposalID: "p1")
     }
+  }
+
+  /// Prepares the catalogue, runs `statement` on it and proposes the change as `title`;
+  /// answers the record.
+  private static func propose(
+    _ statement: String, titled title: String, with harness: SQLiteHarness
+  ) async throws -> ProposalRecord {
+    let session = try await harness.sqlite.prepareSource("catalogue")
+    try await session.source.write { db in try db.run(statement) }
+    return try await harness.sqlite.publishProposal(
+      session.source, session.baseline,
+      try await harness.sqlite.captureChanges(session.source, session.baseline),
+      ProposalRequest(title: title, summary: "", idempotencyKey: UUID()))
   }
 }
