@@ -10,6 +10,54 @@ import WorkspaceHTTP
 
 @Suite("Fossil publication faults", .requires(.fossil))
 struct PublicationFaultTests {
+  /// Fossil ends a sync whose transport command failed with a warning and status 0, having
+  /// forgotten what it queued to send: the publication must say so, and a retry send it.
+  @Test func aPushWhoseTransportCommandFailedIsReportedAndARetrySendsIt() async throws {
+    try await FossilFixture.with { fixture in
+      let failNextPush = fixture.directory.appendingPathComponent("fail-next-push")
+      try Data().write(to: failNextPush)
+      let wrapper = fixture.directory.appendingPathComponent("fossil-failing-transport")
+      try await installExecutable(
+        """
+        #!/bin/sh
+        # The first push runs `false` as its transport command.
+        if [ "$1" = push ] && rm '\(failNextPush.path)' 2>/dev/null; then
+          previous=
+          for argument do
+            shift
+            if [ "$previous" = --transport-command ]; then set -- "$@" false
+            else set -- "$@" "$argument"; fi
+            previous=$argument
+          done
+        fi
+        exec '\(FossilCommand().executable.path)' "$@"
+        """, at: wrapper)
+      let fossil = FossilWorkspaceClient(
+        session: try await fixture.signedIn(FossilFixture.ada),
+        configuration: FossilWorkspaceConfiguration(
+          root: fixture.workspaces(), fossilExecutable: wrapper),
+        capability: { .editor(FossilFixture.ada) })
+      let prepared = try await fossil.prepareSource("transport")
+      try Data("alpha, edited\n".utf8).write(
+        to: prepared.source.files.appendingPathComponent("a.txt"))
+      let changes = try await fossil.captureChanges(prepared.source, prepared.baseline)
+      let request = WorkspaceHarness.request()
+      let failure = await #expect(throws: FossilUnavailable.self) {
+        try await fossil.publishProposal(prepared.source, prepared.baseline, changes, request)
+      }
+      #expect(
+        failure?.message.contains("transport command failed") == true,
+        "\(String(describing: failure))")
+      #expect(!FileManager.default.fileExists(atPath: failNextPush.path), "the push ran")
+      #expect(try await fixture.proposalBranches().isEmpty)
+
+      let record = try await fossil.publishProposal(
+        prepared.source, prepared.baseline, changes, request)
+      #expect(try await fixture.proposalBranches() == [record.id])
+      #expect(try await fixture.head(of: record.id) == record.contentRevision)
+    }
+  }
+
   @Test func aProposalIsOneCheckInOnItsOwnBranchAndARetryAnswersIt() async throws {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)

@@ -82,4 +82,29 @@ struct CSRFPolicyTests {
     #expect(posted.first?.formFields["title"] == "A bug")
     await server.stop()
   }
+
+  @Test func aProofTheRequestCarriesItselfIsKept() async throws {
+    let server = try SessionServer { router in
+      router.post("/json/login") { _ in
+        var response = HTTPServerResponse.json(#"{"payload":{"authToken":"0123456789abcdef/x"}}"#)
+        response.headers.add(
+          "Set-Cookie",
+          "fossil-0123456789abcdef=0123456789abcdef%2F2460000%2Fada; Path=/; max-age=31557600; "
+            + "HttpOnly; Version=1")
+        return response
+      }
+      router.post("/forume2") { request in .text(request.formFields["csrf"] ?? "none") }
+    }
+    let session = HTTPSession(baseURL: server.baseURL, configuration: .init(csrf: .fossil))
+    _ = try await session.send(
+      .post("/json/login", body: try .json(["name": "ada"]), access: .public))
+    session.beginSession()
+    var reply = HTTPRequest.post("/forume2", body: .form(["csrf": "scraped-token"]))
+    reply.headers["Referer"] = "\(server.baseURL)/forumedit?fpid=abc&reply"
+    let answer = try await session.send(reply)
+    #expect(answer.text == "scraped-token")
+    let posted = server.recording.requests.filter { $0.path == "/forume2" }
+    #expect(posted.map { $0.headers["Referer"] } == ["\(server.baseURL)/forumedit?fpid=abc&reply"])
+    await server.stop()
+  }
 }

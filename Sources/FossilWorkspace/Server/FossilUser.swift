@@ -49,6 +49,13 @@ public struct FossilCapabilities: Hashable, Sendable, CustomStringConvertible {
   /// May read the repository's files.
   public var mayCheckOut: Bool { effective?["checkout"] ?? hasAny("oisa") }
 
+  /// May post on the forum without a moderator's approval (trusted forum poster `4`,
+  /// moderator `5`/`6`, or `a`/`s`).
+  public var mayPostUnmoderated: Bool {
+    guard let effective else { return hasAny("456as") }
+    return effective["writeTrustedForum"] == true || effective["moderateForum"] == true
+  }
+
   private func hasAny(_ candidates: String) -> Bool {
     letters.contains { candidates.contains($0) }
   }

@@ -82,6 +82,12 @@ struct FossilClone: Sendable {
     }
     await relay.stop()
     try relay.check()
+    // A round trip whose command failed ends the sync with a warning and status 0 (and the
+    // clone forgets what it had queued to send, so only a new sync sends it).
+    if Self.transportFailed(result) {
+      throw FossilUnavailable(
+        "fossil \(command): a round trip's transport command failed; nothing is lost, try again")
+    }
     // Fossil exits 0 on a refusal the server sent ("not authorized to write"): its words are
     // the answer.
     if let refusal = Self.refusal(in: result) {
@@ -94,6 +100,10 @@ struct FossilClone: Sendable {
       throw FossilSyncError.refused(
         command: command, reason: Self.firstLine(result.errorText + result.outputText))
     }
+  }
+
+  private static func transportFailed(_ result: ProcessResult) -> Bool {
+    (result.errorText + "\n" + result.outputText).contains("Transport command failed")
   }
 
   private static func refusal(in result: ProcessResult) -> String? {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Fossil's `--transport-command CMD` runs `CMD URL UPLINK DOWNLINK` for each round trip: the
 /// message to send is in the file `UPLINK`, the reply goes in the file `DOWNLINK`. The command
-/// here is a two-line shell script in a folder only this user can open (0700): it writes the
+/// here is `sh` reading a two-line script in a folder only this user can open (0700): it writes the
 /// two file names into a named pipe this relay reads, and waits on a second named pipe for
 /// `ok` or `fail`. The relay posts the message with ``exchange`` (the session's cookie jar, in
 /// memory) and writes the reply. So neither the password nor the login cookie is ever in a
@@ -29,7 +29,7 @@ import Foundation
 /// try relay.check()   // the first failed exchange, if any (fossil exits 0 on many)
 /// ```
 final class FossilSyncRelay: Sendable {
-  /// What fossil is given as `--transport-command` (the script's path, quoted for `sh`).
+  /// What fossil is given as `--transport-command` (`/bin/sh` and the script's path, quoted).
   let command: String
   private let folder: URL
   private let requests: Int32
@@ -65,9 +65,6 @@ final class FossilSyncRelay: Sendable {
 
         """
       try Data(text.utf8).write(to: script)
-      guard chmod(script.path, 0o700) == 0 else {
-        throw FossilSyncError.relay("cannot make \(script.path) executable")
-      }
       // Held open for reading and writing for the relay's life: neither side ever blocks in
       // `open`, and a line written before its reader arrives waits in the pipe.
       requests = open(requestPipe, O_RDWR | O_CLOEXEC)
@@ -79,7 +76,10 @@ final class FossilSyncRelay: Sendable {
       try? FileManager.default.removeItem(at: folder)
       throw error
     }
-    command = Self.quoted(script.path)
+    // Read by `sh`, never executed itself: a file just written cannot be exec'd while a
+    // child forked meanwhile by another thread still holds the write descriptor (ETXTBSY);
+    // fossil would then only warn "Transport command failed" and exit 0.
+    command = "/bin/sh " + Self.quoted(script.path)
     let thread = Thread { [self] in serve(exchange) }
     thread.name = "Fossil sync relay"
     thread.start()

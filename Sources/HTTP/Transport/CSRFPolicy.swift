@@ -90,7 +90,9 @@ public struct CSRFPolicy: Sendable {
   }
 
   /// Adds this policy's proofs to a mutation about to be sent to `url`; `cookies` are those
-  /// the jar sends there. A proof whose cookie is missing fails a session call, and is left
+  /// the jar sends there. A proof the request already carries is kept: a `Referer` it sets
+  /// (the page its form came from) and a form field of the proof's name (a token scraped from
+  /// the server's own form, which a newer server derives otherwise). A proof whose cookie is missing fails a session call, and is left
   /// out of a public one (a sign-in door has no session to prove yet).
   func prove(
     _ request: inout URLRequest, body: inout HTTPBody, method: HTTPMethod, url: URL,
@@ -108,11 +110,13 @@ public struct CSRFPolicy: Sendable {
         guard let token = try value(of: cookie) else { continue }
         request.setValue(token, forHTTPHeaderField: header)
       case .referer(let base):
+        guard request.value(forHTTPHeaderField: "Referer") == nil else { continue }
         request.setValue(
           (base ?? Self.origin(of: url)).absoluteString, forHTTPHeaderField: "Referer")
       case .formField(let field, let cookie, let derive):
-        guard case .form(var fields) = body, let token = try value(of: cookie) else { continue }
-        fields.removeAll { $0.name == field }
+        guard case .form(var fields) = body, !fields.contains(where: { $0.name == field }),
+          let token = try value(of: cookie)
+        else { continue }
         fields.append(HTTPBody.FormField(field, derive(token)))
         body = .form(fields)
       }

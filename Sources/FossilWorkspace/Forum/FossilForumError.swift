@@ -1,0 +1,33 @@
+/// Why a post could not be made on a Fossil forum. Messages name the request and the user,
+/// never a cookie, token or the post's text.
+public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The signed-in user may not post on this repository's forum: it lacks the forum
+  /// capabilities (`3`/`4`), or the repository gives them to no one. Distinct from a sign-in
+  /// problem: signing in again does not help, the repository's administrator must grant them.
+  case notPermittedToPost(user: String)
+  /// Posting needs a signed-in person (a post is made as them).
+  case signInRequired
+  /// The text is empty or only white space (Fossil ignores such a post).
+  case emptyPost
+  /// The post to reply to is not in the proposal's discussion.
+  case postNotFound(String)
+  /// The server answered the submission with its editor again instead of making the post
+  /// (its CSRF defence, or a form it did not accept): nothing was posted.
+  case notAccepted(request: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .notPermittedToPost(let user):
+      "\(user) is not permitted to post here: the repository's forum does not let this user "
+        + "post (its administrator grants the forum capabilities 3 or 4)."
+    case .signInRequired:
+      "Posting to the forum needs a signed-in person: sign in first."
+    case .emptyPost:
+      "The post is empty: there is nothing to send."
+    case .postNotFound(let id):
+      "There is no post \(id) in this discussion."
+    case .notAccepted(let request, let reason):
+      "\(request) did not make the post: \(reason). Nothing was posted."
+    }
+  }
+}

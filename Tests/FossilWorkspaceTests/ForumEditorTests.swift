@@ -1,0 +1,142 @@
+import ComposableCore
+import Foundation
+import HTTPTestSupport
+import LoopbackHTTPServer
+import Testing
+import WorkspaceHTTP
+
+@testable import FossilWorkspace
+
+/// Fossil's forum editor as newer Fossils serve it (a `csrf` field in the reply editor's form,
+/// checked with the `Referer`), and the pages and artifacts the client reads.
+@Suite("Fossil forum editor")
+struct ForumEditorTests {
+  @Test func theReplyCarriesTheEditorsCSRFFieldAndTheEditorAsReferer() async throws {
+    let server = try Self.newerFossil()
+    let session = try await Self.signedIn(server)
+    let editor = FossilForumEditor(session: session)
+    let form = try await editor.open(
+      "/forumedit",
+      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
+      action: "/forume2")
+    #expect(form.csrf == "7f3a9c&1")
+    #expect(form.page == "\(server.baseURL)/forumedit?fpid=abcd1234&reply")
+    let post = try await editor.submit(form, fields: [.init("content", "Hello")])
+    #expect(post == "0123abcd4567")
+
+    // Without the page's token the server shows its editor again: nothing was posted.
+    var forged = form
+    forged.csrf = nil
+    await #expect(throws: FossilForumError.self) {
+      try await editor.submit(forged, fields: [.init("content", "Hello")])
+    }
+    await server.stop()
+  }
+
+  @Test func aLoginRedirectIsNotPermittedForAUserAndSignInRequiredForNobody() async throws {
+    let whoami = LockIsolated("ada")
+    let server = try Self.newerFossil(whoami: whoami, editorRedirectsToLogin: true)
+    let session = try await Self.signedIn(server)
+    let editor = FossilForumEditor(session: session)
+    await #expect(throws: FossilForumError.notPermittedToPost(user: "ada")) {
+      try await editor.open("/forumnew", action: "/forume1")
+    }
+    whoami.setValue("nobody")
+    await #expect(throws: FossilForumError.signInRequired) {
+      try await editor.open("/forumnew", action: "/forume1")
+    }
+    #expect(!session.status.isSignedIn)
+    await server.stop()
+  }
+
+  @Test func pagesAreReadForTheirFormsTokensAndRedirects() {
+    let page = """
+      <form action="/repo/forume2" method="POST">
+      <input type='hidden' name='csrf' value='a&amp;b'>
+      <input type="hidden" name="fpid" value="abc">
+      <form method="POST" action="/login">
+      """
+    #expect(FossilForumEditor.formActions(in: page) == ["/forume2", "/login"])
+    #expect(FossilForumEditor.csrfField(in: page) == "a&b")
+    #expect(FossilForumEditor.csrfField(in: "<input name=\"fpid\" value=\"x\">") == nil)
+    #expect(FossilForumEditor.isAnonymousPrompt(#"<input type="submit" value="Remain Anonymous">"#))
+    func redirect(_ location: String) -> HTTPResponse {
+      HTTPResponse(status: 302, headers: ["Location": location])
+    }
+    #expect(
+      FossilForumEditor.postHash(inRedirect: redirect("http://h/r/forumpost/FA41854DE2"))
+        == "fa41854de2")
+    #expect(FossilForumEditor.postHash(inRedirect: redirect("http://h/forumpost/x")) == nil)
+    #expect(FossilForumEditor.isLoginRedirect(redirect("http://h/login?g=forumnew")))
+    #expect(!FossilForumEditor.isLoginRedirect(redirect("http://h/forumpost/fa41854de2")))
+  }
+
+  @Test func aForumArtifactIsReadByItsCardsWithTheTextExact() throws {
+    let text = "Line one\r\nZ not a card\n✓"
+    let artifact = Data(
+      "D 2026-12-04T06:59:36.898\nH Review\\sof\\s“x”\nN text/x-markdown\nU ada\nW \(text.utf8.count)\n\(text)\nZ 0123\n"
+        .utf8)
+    let post = try FossilForumArtifact.parse(artifact, source: "test")
+    #expect(
+      post
+        == FossilForumArtifact(
+          title: "Review of “x”", mimetype: "text/x-markdown", user: "ada", text: text))
+    #expect(throws: FossilError.self) {
+      try FossilForumArtifact.parse(Data("U ada\nW 99\nshort\n".utf8), source: "test")
+    }
+    #expect(throws: FossilError.self) {
+      try FossilForumArtifact.parse(Data("D 2026-12-04\nZ 0123\n".utf8), source: "test")
+    }
+  }
+
+  // MARK: A newer Fossil, faked
+
+  static let cookie = "fossil-0123456789abcdef"
+
+  /// Fossil's login and forum editor as a newer Fossil serves them: the reply form carries a
+  /// `csrf` field the submission must echo, with the editor page as `Referer`.
+  static func newerFossil(
+    whoami: LockIsolated<String> = LockIsolated("ada"), editorRedirectsToLogin: Bool = false
+  ) throws -> LoopbackHTTPServer {
+    try LoopbackHTTPServer { request in
+      let base = "http://\(request.headers["Host"] ?? "")"
+      switch (request.method, request.path) {
+      case (.post, "/json"):
+        var response = HTTPServerResponse.json(
+          #"{"payload":{"authToken":"t","name":"ada","capabilities":"io","loginCookieName":"\#(cookie)"}}"#
+        )
+        response.headers.add("Set-Cookie", "\(cookie)=t%2Fada; Path=/; max-age=600; Version=1")
+        return response
+      case (.get, "/json/whoami"):
+        return .json(#"{"payload":{"name":"\#(whoami.current)","capabilities":""}}"#)
+      case (.get, _) where editorRedirectsToLogin:
+        var response = HTTPServerResponse.status(302)
+        response.headers.add("Location", "\(base)/login?g=forumnew")
+        return response
+      case (.get, "/forumedit"):
+        return .text(
+          """
+          <form action="/forume2" method="POST">
+          <input type="hidden" name="csrf" value="7f3a9c&amp;1">
+          <input type="hidden" name="fpid" value="abcd1234">
+          </form>
+          """)
+      case (.post, "/forume2")
+      where request.formFields["csrf"] == "7f3a9c&1"
+        && request.headers["Referer"] == "\(base)/forumedit?fpid=abcd1234&reply":
+        var response = HTTPServerResponse.status(302)
+        response.headers.add("Location", "\(base)/forumpost/0123abcd4567")
+        return response
+      default:
+        return .text("<form action=\"/forume2\" method=\"POST\"></form>")
+      }
+    }
+  }
+
+  static func signedIn(_ server: LoopbackHTTPServer) async throws -> FossilSession {
+    let session = FossilSession(
+      baseURL: server.baseURL, configuration: FossilSessionConfiguration(timeout: .seconds(10)))
+    _ = try await session.signIn(name: "ada", password: "irrelevant")
+    return session
+  }
+}
