@@ -19,6 +19,7 @@ enum Command: Equatable, Sendable {
   case forget
   case proposals
   case merge(proposalID: String)
+  case discuss(proposalID: String, text: String?)
   case refresh
   case branches
   case select(branch: String)
@@ -45,6 +46,7 @@ enum Command: Equatable, Sendable {
     case .forget: "forget"
     case .proposals: "proposals"
     case .merge: "merge"
+    case .discuss: "discuss"
     case .refresh: "refresh"
     case .branches: "branches"
     case .select: "select"

@@ -71,6 +71,7 @@ final class CommandExecutor {
     case .forget: await forget()
     case .proposals: await proposals()
     case .merge(let id): await merge(id)
+    case .discuss(let id, let text): await discuss(id, text: text)
     case .refresh: await refresh()
     case .branches: await branches()
     case .select(let branch): await select(branch)

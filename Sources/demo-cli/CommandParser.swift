@@ -53,6 +53,11 @@ enum CommandParser {
     case "forget": return try none(.forget)
     case "proposals": return try none(.proposals)
     case "merge": return .merge(proposalID: try one())
+    case "discuss":
+      guard let id = arguments.first else { throw .usage(command: name) }
+      try rejectOption(id, command: name)
+      let text = arguments.dropFirst().joined(separator: " ").trimmingWhitespace
+      return .discuss(proposalID: id, text: text.isEmpty ? nil : text)
     case "refresh": return try none(.refresh)
     case "branches": return try none(.branches)
     case "select": return .select(branch: try one())

@@ -90,6 +90,14 @@ enum CommandTable {
       "merge", usage: "merge PROPOSAL_ID",
       "as a reviewer, land a proposal on its branch (a new revision)"),
     CommandSpec(
+      "discuss", usage: "discuss PROPOSAL [TEXT…]",
+      "show a proposal's review discussion; with TEXT, post to it first",
+      details: [
+        "PROPOSAL is its id, its key, or P1, P2… for the proposals created in this session.",
+        "The post is made as the signed-in person (the Fossil backend: a thread of the",
+        "repository's forum; an account the forum does not let post is told so).",
+      ]),
+    CommandSpec(
       "refresh", usage: "refresh", "install the branch's newest revision as the baseline",
       details: ["The working copy keeps its edits; 'fresh' starts over from the new baseline."]),
     CommandSpec(

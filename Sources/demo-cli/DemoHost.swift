@@ -27,6 +27,8 @@ final class DemoHost {
   /// What the backend announces between commands (a demo server's live channel, a Fossil
   /// server's watched head); `nil` for a backend that announces nothing.
   let live: (any LiveChannel)?
+  /// The proposals' review discussion, for a backend that keeps one (the Fossil forum).
+  let discussion: (any ProposalDiscussion)?
   /// Writes the working copy through to the backend's storage after a command (a working
   /// database outside tools read); `nil` when the backend stores it only at workspace calls.
   let keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)?
@@ -51,6 +53,7 @@ final class DemoHost {
       workingCopies: initialState.editing.workspace.session.map { [$0] } ?? [])
     self.catalogue = clients.reader
     self.live = clients.live
+    self.discussion = clients.discussion
     self.keepWorkingCopy = clients.keepWorkingCopy
     var application = clients.application
     if backend.remote == nil {

@@ -1,5 +1,6 @@
 import ComposableAuthoring
 import ComposableWorkspace
+import DemoBackendInterface
 import Foundation
 import WorkspaceDemoFeature
 import WorkspaceJournal
@@ -108,6 +109,16 @@ enum Describe {
     return
       "\(proposal.id) “\(proposal.title)” by \(proposal.author) · content \(proposal.contentRevision)"
       + " · target \(proposal.branch)@\(revision(proposal.baseRevision)) · \(status)"
+  }
+
+  /// A discussion's post: `ada, 2026-12-04 07:12 UTC: The hall is booked in April.` (its text
+  /// on one line), marked when it waits for a moderator.
+  static func post(_ post: DiscussionPost) -> String {
+    let date = post.date.formatted(
+      Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().dateTimeSeparator(.space)
+        .time(includingFractionalSeconds: false))
+    return "\(post.author), \(date) UTC: \(oneLine(post.text))"
+      + (post.isAwaitingModeration ? " (awaiting moderation)" : "")
   }
 
   /// `text` with every full commit hash in it abbreviated (see ``revision(_:)``).

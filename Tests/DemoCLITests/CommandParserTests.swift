@@ -31,6 +31,10 @@ struct CommandParserTests {
         == .propose(title: "Add the poetry evening"))
     #expect(try CommandParser.parse("merge P1") == .merge(proposalID: "P1"))
     #expect(try CommandParser.parse("select festival") == .select(branch: "festival"))
+    #expect(try CommandParser.parse("discuss P1") == .discuss(proposalID: "P1", text: nil))
+    #expect(
+      try CommandParser.parse(#"discuss P1 Why  "in May"?"#)
+        == .discuss(proposalID: "P1", text: "Why in May?"))
     #expect(try CommandParser.parse("help propose") == .help(topic: "propose"))
     #expect(try CommandParser.parse("propose --help") == .help(topic: "propose"))
     // Later, --help is an ordinary word: a password, a title.
@@ -58,6 +62,7 @@ struct CommandParserTests {
       try CommandParser.parse("frobnicate now")
     }
     #expect(throws: CommandError.usage(command: "signin")) { try CommandParser.parse("signin ada") }
+    #expect(throws: CommandError.usage(command: "discuss")) { try CommandParser.parse("discuss") }
     #expect(throws: CommandError.usage(command: "signin")) {
       try CommandParser.parse("signin ada love lace")
     }

@@ -127,6 +127,46 @@ struct FossilBackendTests {
     }
   }
 
+  @Test("'discuss P1 …' posts to the proposal's forum thread as the person; a reader may not")
+  func discussion() async throws {
+    try await Turns.taking(.fossil) {
+      try await withFossilHost { host, executor, server in
+        try await executor.run("signin ada lovelace", "add e9 Talk", "propose Talk")
+        let record = try #require(host.state.editing.content.proposals.first)
+        #expect(
+          try await executor.run("discuss P1").text
+            == "P1's discussion on the Fossil forum is empty")
+
+        let posted = try await executor.run("discuss P1 Is Friday right?")
+        #expect(!posted.failed, "\(posted.text)")
+        let lines = posted.text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "posted to P1's discussion as ada")
+        #expect(lines.dropFirst().first == "P1's discussion on the Fossil forum (1 post):")
+        #expect(
+          lines.last?.wholeMatch(
+            of: /ada, \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC: Is Friday right\?/) != nil,
+          "\(posted.text)")
+        // What the server holds: a forum thread about the proposal, with ada's post.
+        let reader = FossilWorkspaceClient(
+          session: FossilSession(baseURL: server.opened.url),
+          configuration: FossilWorkspaceConfiguration(root: try temporaryDirectory()),
+          capability: { nil })
+        let thread = try await reader.discussion(of: record.id)
+        #expect(thread.posts.map(\.author) == ["ada"])
+        #expect(thread.posts.first?.title?.hasSuffix("[\(record.id)]") == true)
+
+        try await executor.run("signin linus torvalds")
+        let refused = try await executor.run("discuss \(record.id) Me too")
+        #expect(refused.failed)
+        #expect(
+          refused.text.hasPrefix("discuss refused: linus is not permitted to post here"),
+          "\(refused.text)")
+        let shown = try await executor.run("discuss \(record.id)")
+        #expect(shown.text.contains("(1 post):"), "\(shown.text)")
+      }
+    }
+  }
+
   @Test("A logout elsewhere ends the app's session once: signed out, not a failure loop")
   func logoutElsewhere() async throws {
     try await Turns.taking(.fossil) {

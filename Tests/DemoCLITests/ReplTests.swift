@@ -91,6 +91,18 @@ struct ReplTests {
     }
   }
 
+  @Test("'discuss' on a backend without a discussion says which backend keeps one")
+  func discussionElsewhere() async throws {
+    let executor = await makeExecutor()
+    try await executor.run("signin ada lovelace", "add e9 Talk", "propose Talk")
+    let outcome = try await executor.run("discuss P1 Looks good")
+    #expect(outcome.failed)
+    #expect(
+      outcome.text
+        == "proposals on an in-memory system have no discussion (the Fossil backend keeps one on its forum)"
+    )
+  }
+
   @Test("Proposing with nothing changed sends nothing and says so")
   func nothingChanged() async throws {
     let executor = await makeExecutor()

@@ -44,7 +44,6 @@ struct FossilFixture: Sendable {
         try await repository.addUser(
           account.name, capabilities: account.capabilities, password: account.password)
       }
-      try await repository.setSetting("fileedit-glob", to: "*")
       try await repository.commit(
         seed.mapValues { Data($0.utf8) }, message: "Seed", user: "ada")
       try await repository.commit(

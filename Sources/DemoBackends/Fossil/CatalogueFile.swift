@@ -5,9 +5,6 @@ import WorkspaceDemoFeature
 /// How the catalogue lives in a Fossil repository: one file, `catalogue.json`, holding every
 /// event as pretty JSON with sorted keys, in the catalogue's order (ids compared as numbers,
 /// `e2` before `e10`), with a final newline — the same events always make the same bytes.
-///
-/// One file, because Fossil 2.21 changes only existing files over HTTP (`/fileedit`): a new
-/// event is a change of this file, never a new file.
 enum CatalogueFile {
   /// The file's path in the repository.
   static let path = "catalogue.json"

@@ -8,8 +8,8 @@ import WorkspaceDemoFeature
 /// The demo on a Fossil server: people sign in to it (its users are the demo's accounts),
 /// admission is decided by their capabilities there (check-in: edit and publish), the
 /// catalogue is the `published` branch's `catalogue.json` (``CatalogueFile``), proposals are
-/// the Fossil client's `proposal-<key>` branches, and a merge is a reviewer's commit on the
-/// target. The in-memory system keeps nothing but the state file's shape.
+/// the Fossil client's `proposal-<key>` branches, a merge is a reviewer's Fossil merge on the
+/// target, and each proposal's discussion is a thread of the repository's forum. The in-memory system keeps nothing but the state file's shape.
 ///
 /// ```swift
 /// let opened = try await FossilRemoteSetup().open(.new)
@@ -95,7 +95,8 @@ public struct FossilBackend: DemoBackend {
       application: application, reader: catalogue,
       live: FossilLiveChannel(
         session: session, branch: Self.publishedBranch, interval: .seconds(2),
-        idleMaximum: .seconds(4)))
+        idleMaximum: .seconds(4)),
+      discussion: FossilForumDiscussion(fossil: fossil))
   }
 
   /// Who merges on a server this process created (the reviewer account).

@@ -30,8 +30,9 @@ public struct FossilRemoteSetup: Sendable {
   /// The branch the catalogue is published on, and the other seeded branch.
   static let publishedBranch = "published"
   static let otherBranch = "festival"
-  /// Capabilities of the demo's accounts: authors check in, readers only read.
-  static func capabilities(mayAuthor: Bool) -> String { mayAuthor ? "io" : "o" }
+  /// Capabilities of the demo's accounts: authors check in and post on the forum without
+  /// moderation (`4`), readers only read (the forum too: they are "not permitted to post").
+  static func capabilities(mayAuthor: Bool) -> String { mayAuthor ? "io4" : "o" }
 
   public init() {}
 
@@ -61,8 +62,7 @@ public struct FossilRemoteSetup: Sendable {
           account.username, capabilities: Self.capabilities(mayAuthor: account.mayAuthor),
           password: account.password)
       }
-      try await repository.addUser("reviewer", capabilities: "io", password: reviewerPassword)
-      try await repository.setSetting("fileedit-glob", to: CatalogueFile.path)
+      try await repository.addUser("reviewer", capabilities: "io4", password: reviewerPassword)
       try await seed(repository)
       server = try await LocalFossilServer.start(serving: repository)
     } catch {

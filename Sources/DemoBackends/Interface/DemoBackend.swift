@@ -63,14 +63,18 @@ public struct DemoBackendClients: Sendable {
   /// every edit (a working database); the host calls it after each command that may have
   /// edited. `nil` for a backend that stores the working copy only at workspace calls.
   public var keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)?
+  /// The proposals' review discussion, for a backend that keeps one (the Fossil forum).
+  public var discussion: (any ProposalDiscussion)?
 
   public init(
     application: DemoClients, reader: any CatalogueReader, live: (any LiveChannel)? = nil,
-    keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)? = nil
+    keepWorkingCopy: (@Sendable (EventWorkingCopy) async throws -> Void)? = nil,
+    discussion: (any ProposalDiscussion)? = nil
   ) {
     self.application = application
     self.reader = reader
     self.live = live
     self.keepWorkingCopy = keepWorkingCopy
+    self.discussion = discussion
   }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// let file = scratch.appendingPathComponent("r.fossil")
 /// let repository = try await LocalFossilRepository.create(at: file)
 /// try await repository.addUser("ada", capabilities: "io", password: password)
-/// try await repository.setSetting("fileedit-glob", to: "*")
+/// try await repository.setSetting("max-upload", to: "50000000")
 /// let server = try await LocalFossilServer.start(serving: repository)
 /// ```
 ///
@@ -82,7 +82,7 @@ public struct LocalFossilRepository: Sendable {
     )
   }
 
-  /// Sets the repository setting `name` (e.g. `fileedit-glob`).
+  /// Sets the repository setting `name` (e.g. `max-upload`).
   public func setSetting(_ name: String, to value: String) async throws {
     try await fossil.run(["settings", name, value, "-R", file.path])
   }

@@ -33,7 +33,7 @@ import WorkspaceHTTP
 /// The sign-in posts to `/json` with the command in the body rather than to `/json/login`:
 /// Fossil sets its login cookie with an empty `Path`, which a cookie jar scopes to the
 /// directory of the request (RFC 6265 §5.2.4), and only `/json`'s directory is the whole
-/// repository (so `/fileedit` gets the cookie too).
+/// repository (so the forum's pages and the sync get the cookie too).
 public final class FossilSession: Sendable {
   /// The repository's URL (the root `fossil server` serves, or a CGI path).
   public let baseURL: URL
