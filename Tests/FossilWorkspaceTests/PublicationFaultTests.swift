@@ -10,6 +10,23 @@ import WorkspaceHTTP
 
 @Suite("Fossil publication faults", .requires(.fossil))
 struct PublicationFaultTests {
+  /// A change set whose files hold what the baseline holds changes nothing: Fossil's commit
+  /// refuses it, and nothing reaches the server.
+  @Test func aChangeSetThatChangesNothingIsNothingToPropose() async throws {
+    try await FossilFixture.with { fixture in
+      let harness = try await WorkspaceHarness.make(fixture)
+      let unchanged = try WorkingCopyStore(copy: harness.source).capture(Data("alpha\n".utf8))
+      let changes = FossilChangeSet(
+        baseline: harness.baseline.revision,
+        changes: [.modified(path: "a.txt", content: unchanged, executable: false)])
+      await #expect(throws: FossilWorkspaceError.nothingToPropose) {
+        try await harness.fossil.publishProposal(
+          harness.source, harness.baseline, changes, WorkspaceHarness.request())
+      }
+      #expect(try await fixture.proposalBranches().isEmpty)
+    }
+  }
+
   /// Fossil ends a sync whose transport command failed with a warning and status 0, having
   /// forgotten what it queued to send: the publication must say so, and a retry send it.
   @Test func aPushWhoseTransportCommandFailedIsReportedAndARetrySendsIt() async throws {

@@ -11,52 +11,70 @@ import Foundation
 struct FossilSummary {
   let publish: Summary
   let publishPlain: Summary
+  let prepare: Summary
+  let preparePlain: Summary
+  let idleLooksFirstMinute: Summary
+  let idleLooksPerMinute: Summary
   let signIn: Summary
   let signInPlain: Summary
 }
 
-/// `fossil_publish_ms`, `fossil_signin_ms` and their plain baselines, against a local
-/// `fossil server` (2.21) serving a fresh repository: one user `bench` (capabilities `io`),
-/// one file `catalogue.json` (100 one-line events, about 5 KB) on `trunk`.
+/// The `fossil` group, against local `fossil server`s (2.21) serving fresh repositories:
 ///
-/// Setup, outside the timing: start the server; sign in; prepare workspace `benchmark` through
-/// the client; edit the file; capture once.
-///
-/// - Publication: the client's `publishProposal` of the captured change set and
-///   ``PlainFossil/publish(key:)`` alternate, each with a new idempotency key, so each creates
-///   a new proposal branch; trunk does not move. The plain path makes the very requests the
-///   client makes, with plain `URLSession` (its cookie and `Referer` set by hand, no jar, no
-///   checks beyond what a correct publication needs): `GET /json/cap`, the proposal lookup,
-///   the head of trunk, the dry run, `POST /json/branch/create` (which answers the branch's
-///   first check-in), the check-in. Checks: every proposal holds the edited content, on a branch of its own.
-/// - Sign-in: `FossilSession.signIn` (JSON login through `POST /json`) and the same request
-///   with plain `URLSession` alternate. Fossil answers an already signed-in user with the same
-///   token, so every repetition does the same work.
+/// - **Publication** (`fossil_publish_ms` against `fossil_publish_plain_ms`): one user `bench`
+///   (capabilities `io`), one file `catalogue.json` (100 one-line events, about 5 KB) on
+///   `trunk`. Setup, outside the timing: sign in; prepare workspace `benchmark` through the
+///   client; edit the file; capture once; `fossil clone` a plain clone. Then, alternated, each
+///   with a new key (so each makes a new proposal branch; trunk does not move): the client's
+///   `publishProposal` of the captured change set, and ``PlainFossilCLI/publish(branch:file:content:baseline:)``
+///   — the fossil commands the client wraps, run by hand: `pull`, `open` of the baseline in a
+///   scratch folder, the file written, `commit --branch`, `push`, `close`. (The plain clone
+///   pushes as `nobody`, given check-in for it: plain fossil would otherwise need the password
+///   in its URL.) Checks: every proposal holds the edited content, on a branch of its own.
+/// - **Preparation** (`fossil_prepare_1000_ms` against `fossil_clone_open_1000_ms`): a
+///   repository of 1,000 files (1 KB each) in one check-in; alternated, the client's
+///   `prepareSource` into a fresh root (clone, open, pristine copies), and `fossil clone` +
+///   `fossil open` of the same server. Checks: 1,000 files each time.
+/// - **Idle watching** (see ``benchmarkIdleWatcher(minutes:)``).
+/// - **Sign-in** (`fossil_signin_ms`): `FossilSession.signIn` (JSON login through `POST /json`)
+///   and the same request with plain `URLSession` alternate. Fossil answers an already
+///   signed-in user with the same token, so every repetition does the same work.
 @MainActor
-func benchmarkFossil(repetitions: Int) async throws -> FossilSummary {
-  let server = try await FossilBenchmarkServer.start()
+func benchmarkFossil(repetitions: Int, prepareRepetitions: Int) async throws -> FossilSummary {
+  let server = try await FossilBenchmarkServer.start(
+    files: ["catalogue.json": FossilBenchmarkServer.catalogue])
+  let publication: (publish: Summary, plain: Summary, signIn: Summary, signInPlain: Summary)
   do {
-    let summary = try await measureFossil(server, repetitions: repetitions)
+    publication = try await measurePublication(server, repetitions: repetitions)
     await server.stop()
-    return summary
   } catch {
     await server.stop()
     throw error
   }
+  let large = try await FossilBenchmarkServer.start(files: FossilBenchmarkServer.thousandFiles)
+  let preparation: [Summary]
+  do {
+    preparation = try await measurePreparation(large, repetitions: prepareRepetitions)
+    await large.stop()
+  } catch {
+    await large.stop()
+    throw error
+  }
+  let idle = try await benchmarkIdleWatcher(minutes: 10)
+  return FossilSummary(
+    publish: publication.publish, publishPlain: publication.plain, prepare: preparation[0],
+    preparePlain: preparation[1], idleLooksFirstMinute: idle.firstMinute,
+    idleLooksPerMinute: idle.perMinute, signIn: publication.signIn,
+    signInPlain: publication.signInPlain)
 }
 
 @MainActor
-private func measureFossil(_ server: FossilBenchmarkServer, repetitions: Int) async throws
-  -> FossilSummary
+private func measurePublication(_ server: FossilBenchmarkServer, repetitions: Int) async throws
+  -> (publish: Summary, plain: Summary, signIn: Summary, signInPlain: Summary)
 {
-  let context = AuthoringContext(
-    identity: AuthoringIdentity(rawValue: "bench"), grant: AuthoringGrant(rawValue: "bench"),
-    capabilities: [.edit, .publish])
   let session = FossilSession(baseURL: server.url)
   _ = try await session.signIn(name: "bench", password: server.password)
-  let client = FossilWorkspaceClient(
-    session: session, configuration: FossilWorkspaceConfiguration(root: server.workspaces),
-    capability: { context })
+  let client = server.client(session, root: server.folder.appendingPathComponent("workspaces"))
   let prepared = try await client.prepareSource("benchmark")
   let file = prepared.source.files.appendingPathComponent("catalogue.json")
   let edited = try Data(contentsOf: file) + Data("{\"edited\": true}\n".utf8)
@@ -64,7 +82,7 @@ private func measureFossil(_ server: FossilBenchmarkServer, repetitions: Int) as
   let changes = try await client.captureChanges(prepared.source, prepared.baseline)
   try check(
     changes.changes.map(\.description) == ["M catalogue.json"], "fossil capture: \(changes)")
-  let plain = try await PlainFossil.signIn(server.url, password: server.password)
+  let plain = try await PlainFossilCLI.clone(server)
 
   let published = Latest<ProposalRecord>()
   let plainPublished = Latest<String>()
@@ -83,8 +101,8 @@ private func measureFossil(_ server: FossilBenchmarkServer, repetitions: Int) as
       {
         try await time {
           plainPublished.value = try await plain.publish(
-            key: UUID().uuidString.lowercased(), content: edited,
-            baseline: prepared.baseline.revision)
+            branch: "proposal-\(UUID().uuidString.lowercased())", file: "catalogue.json",
+            content: edited, baseline: prepared.baseline.revision)
         }.milliseconds
       },
     ])
@@ -111,159 +129,61 @@ private func measureFossil(_ server: FossilBenchmarkServer, repetitions: Int) as
         }.milliseconds
       },
       {
-        try await time { _ = try await PlainFossil.signIn(server.url, password: server.password) }
+        try await time { try await plainSignIn(server.url, password: server.password) }
           .milliseconds
       },
     ])
-  return FossilSummary(
-    publish: publishes[0], publishPlain: publishes[1], signIn: signIns[0],
-    signInPlain: signIns[1])
+  return (publishes[0], publishes[1], signIns[0], signIns[1])
 }
 
-/// A repository served by `fossil server` in a fresh folder under `$TMPDIR`, removed at the end.
-struct FossilBenchmarkServer {
-  let folder: URL
-  let server: LocalFossilServer
-  let password: String
-
-  var url: URL { server.baseURL }
-  var workspaces: URL { folder.appendingPathComponent("workspaces", isDirectory: true) }
-
-  static func start() async throws -> FossilBenchmarkServer {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("fossil-bench-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    do {
-      let repository = try await LocalFossilRepository.create(
-        at: folder.appendingPathComponent("bench.fossil"), fossil: FossilCommand(home: folder))
-      let server = FossilBenchmarkServer(
-        folder: folder,
-        server: try await start(repository),
-        password: UUID().uuidString)
-      try await repository.addUser("bench", capabilities: "io", password: server.password)
-      return server
-    } catch {
-      try? FileManager.default.removeItem(at: folder)
-      throw error
-    }
-  }
-
-  private static func start(_ repository: LocalFossilRepository) async throws -> LocalFossilServer {
-    try await repository.setSetting("fileedit-glob", to: "*")
-    let lines = (1...100).map { #"{"id": "e\#($0)", "title": "Event \#($0)", "venue": "Hall"}"# }
-    try await repository.commit(
-      ["catalogue.json": Data((lines.joined(separator: "\n") + "\n").utf8)], message: "Seed",
-      user: "bench-seed")
-    return try await LocalFossilServer.start(serving: repository)
-  }
-
-  func stop() async {
-    await server.stop()
-    try? FileManager.default.removeItem(at: folder)
-  }
-}
-
-/// The client's publication requests made plainly, with `URLSession`.
-struct PlainFossil {
-  let url: URL
-  let cookie: String
-  let session: URLSession
-
-  /// Signs in (`POST /json`, command `login`) and keeps the login cookie.
-  static func signIn(_ url: URL, password: String) async throws -> PlainFossil {
-    let session = URLSession(configuration: plainConfiguration())
-    var request = URLRequest(url: url.appendingPathComponent("json"))
-    request.httpMethod = "POST"
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.setValue(url.absoluteString + "/", forHTTPHeaderField: "Referer")
-    request.httpBody = try JSONSerialization.data(withJSONObject: [
-      "command": "login", "payload": ["name": "bench", "password": password],
+@MainActor
+private func measurePreparation(_ server: FossilBenchmarkServer, repetitions: Int) async throws
+  -> [Summary]
+{
+  let session = FossilSession(baseURL: server.url)
+  _ = try await session.signIn(name: "bench", password: server.password)
+  let expected = FossilBenchmarkServer.thousandFiles.count
+  return try await measureInterleavedAsync(
+    repetitions: repetitions,
+    [
+      {
+        let root = server.scratch("prepare")
+        let client = server.client(session, root: root)
+        let elapsed = try await time { _ = try await client.prepareSource("large") }
+        let files = client.workingCopy(for: "large").files
+        try check(
+          try PlainFossilCLI.fileCount(in: files) == expected,
+          "fossil prepare: not \(expected) files in \(files.path)")
+        try FileManager.default.removeItem(at: root)
+        return elapsed.milliseconds
+      },
+      {
+        let folder = server.scratch("clone-open")
+        let elapsed = try await time { try await PlainFossilCLI.cloneAndOpen(server, in: folder) }
+        let files = folder.appendingPathComponent("checkout")
+        try check(
+          try PlainFossilCLI.fileCount(in: files) == expected,
+          "fossil clone + open: not \(expected) files in \(files.path)")
+        try FileManager.default.removeItem(at: folder)
+        return elapsed.milliseconds
+      },
     ])
-    let (_, response) = try await session.data(for: request)
-    guard let http = response as? HTTPURLResponse,
-      let setCookie = http.value(forHTTPHeaderField: "Set-Cookie"),
-      let pair = setCookie.split(separator: ";").first, pair.hasPrefix("fossil-")
-    else { throw BenchmarkFailure("plain fossil sign-in: no login cookie") }
-    return PlainFossil(url: url, cookie: String(pair), session: session)
-  }
+}
 
-  /// The client's requests for a one-file proposal; answers the proposal's check-in.
-  func publish(key: String, content: Data, baseline: String) async throws -> String {
-    let branch = "proposal-\(key)"
-    let cap = try await json(get: "/json/cap")
-    try check((cap["payload"] as? [String: Any])?["name"] as? String == "bench", "plain: cap")
-    let lookup = try await json(get: "/json/artifact", ["name": "tag:\(branch)"])
-    try check(lookup["resultCode"] as? String == "FOSSIL-3006", "plain: the branch exists")
-    let head = try await json(get: "/json/artifact", ["name": "tag:trunk"])
-    try check(uuid(head) == baseline, "plain: trunk moved")
-    let text = String(decoding: content, as: UTF8.self)
-    let form = [
-      "filename": "catalogue.json", "content": text, "comment": "Edit the catalogue",
-      "allow_fork": "0", "exec_bit": "0",
-    ]
-    _ = try await post(
-      "/fileedit/commit", form: form.merging(["checkin": baseline, "dry_run": "1"]) { $1 })
-    let created = try await post(
-      "/json/branch/create",
-      json: ["payload": ["name": branch, "basis": baseline]])
-    let tip = uuid(created)
-    try check(!tip.isEmpty, "plain: branch not created")
-    let committed = try await post(
-      "/fileedit/commit", form: form.merging(["checkin": tip, "dry_run": "0"]) { $1 })
-    guard let checkIn = committed["checkin"] as? String else {
-      throw BenchmarkFailure("plain: no check-in in \(committed)")
-    }
-    return checkIn
-  }
-
-  private func uuid(_ answer: [String: Any]) -> String {
-    (answer["payload"] as? [String: Any])?["uuid"] as? String ?? ""
-  }
-
-  private func json(get path: String, _ query: [String: String] = [:]) async throws -> [String: Any]
-  {
-    var components = URLComponents(
-      url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)
-    if !query.isEmpty {
-      components?.queryItems = query.map { URLQueryItem(name: $0.key, value: $0.value) }
-    }
-    guard let target = components?.url else { throw BenchmarkFailure("plain: bad URL") }
-    var request = URLRequest(url: target)
-    request.setValue(cookie, forHTTPHeaderField: "Cookie")
-    return try await send(request)
-  }
-
-  private func post(_ path: String, json body: [String: Any]) async throws -> [String: Any] {
-    var request = writeRequest(path)
-    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.httpBody = try JSONSerialization.data(withJSONObject: body)
-    return try await send(request)
-  }
-
-  private func post(_ path: String, form: [String: String]) async throws -> [String: Any] {
-    var request = writeRequest(path)
-    request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._*"))
-    request.httpBody = Data(
-      form.map { key, value in
-        "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-      }.joined(separator: "&").utf8)
-    return try await send(request)
-  }
-
-  private func writeRequest(_ path: String) -> URLRequest {
-    var request = URLRequest(url: url.appendingPathComponent(path))
-    request.httpMethod = "POST"
-    request.setValue(cookie, forHTTPHeaderField: "Cookie")
-    request.setValue(url.absoluteString + "/", forHTTPHeaderField: "Referer")
-    return request
-  }
-
-  private func send(_ request: URLRequest) async throws -> [String: Any] {
-    let (body, _) = try await session.data(for: request)
-    guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-      throw BenchmarkFailure("plain: not a JSON object")
-    }
-    return object
-  }
+/// The sign-in request (`POST /json`, command `login`) with plain `URLSession`, checked for
+/// its login cookie.
+private func plainSignIn(_ url: URL, password: String) async throws {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.httpShouldSetCookies = false
+  let session = URLSession(configuration: configuration)
+  var request = URLRequest(url: url.appendingPathComponent("json"))
+  request.httpMethod = "POST"
+  request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+  request.httpBody = try JSONSerialization.data(withJSONObject: [
+    "command": "login", "payload": ["name": "bench", "password": password],
+  ])
+  let (_, response) = try await session.data(for: request)
+  guard let http = response as? HTTPURLResponse,
+    http.value(forHTTPHeaderField: "Set-Cookie")?.hasPrefix("fossil-") == true
+  else { throw BenchmarkFailure("plain fossil sign-in: no login cookie") }
 }

@@ -157,13 +157,23 @@ enum Suite {
     }
     if wanted("fossil") {
       progress("fossil")
-      let fossil = try await benchmarkFossil(repetitions: reps(21))
+      let fossil = try await benchmarkFossil(
+        repetitions: reps(21), prepareRepetitions: reps(7))
       figures += [
         Figure("fossil_publish_ms", fossil.publish, unit: "ms"),
         Figure("fossil_publish_plain_ms", fossil.publishPlain, unit: "ms"),
         Figure(
           "fossil_publish_ratio", ratio(fossil.publish, fossil.publishPlain), unit: "x",
           target: .atMost(1.5)),
+        Figure("fossil_prepare_1000_ms", fossil.prepare, unit: "ms"),
+        Figure("fossil_clone_open_1000_ms", fossil.preparePlain, unit: "ms"),
+        Figure(
+          "fossil_prepare_1000_vs_clone", ratio(fossil.prepare, fossil.preparePlain), unit: "x",
+          target: .atMost(2)),
+        Figure(
+          "fossil_idle_looks_first_min", fossil.idleLooksFirstMinute, unit: "count",
+          target: .atMost(30)),
+        Figure("fossil_idle_looks_per_min", fossil.idleLooksPerMinute, unit: "count"),
         Figure("fossil_signin_ms", fossil.signIn, unit: "ms"),
         Figure("fossil_signin_plain_ms", fossil.signInPlain, unit: "ms"),
       ]

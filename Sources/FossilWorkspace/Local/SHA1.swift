@@ -1,6 +1,6 @@
-/// SHA-1 (FIPS 180-4), for the one place Fossil needs it: the password hash a user row stores
-/// (`SHA1("<project code>/<login>/<password>")`). Not for anything that needs collision
-/// resistance.
+/// SHA-1 (FIPS 180-4), where Fossil uses it: the password hash a user row stores
+/// (`SHA1("<project code>/<login>/<password>")`), and the artifact names (40 hex digits) of a
+/// repository made before Fossil 2.10. Not for anything that needs collision resistance.
 enum SHA1 {
   /// The 20-byte digest of `bytes`.
   static func hash(_ bytes: [UInt8]) -> [UInt8] {

@@ -135,47 +135,61 @@ struct FossilClone: Sendable {
 
   /// The newest check-in of `branch` (what `tag:<branch>` names), or `nil`.
   func head(of branch: String) async throws -> CheckIn? {
-    let found: [CheckIn] = try await checkIns(tagged: "sym-" + branch)
-    return found.first
+    try await heads(of: [branch])[branch]
+  }
+
+  /// The newest check-in of each of `branches` that exists, by branch name: one query.
+  func heads(of branches: [String]) async throws -> [String: CheckIn] {
+    let tags = branches.map { FossilCommand.sqlLiteral("sym-" + $0) }.joined(separator: ", ")
+    return try await newestByTag(where: "t.tagname IN (\(tags))")
   }
 
   /// The newest check-in of every branch whose name starts with `prefix`, by branch name.
   func branchHeads(prefix: String) async throws -> [String: CheckIn] {
-    let rows: [CheckIn] = try await query(
-      Self.checkInColumns
-        + """
-         JOIN tagxref x ON x.rid = e.objid AND x.tagtype > 0
-         JOIN tag t ON t.tagid = x.tagid
-         WHERE e.type = 'ci' AND substr(t.tagname, 1, \(4 + prefix.utf8.count)) = \(
-          FossilCommand.sqlLiteral("sym-" + prefix))
-         ORDER BY e.mtime DESC
-        """)
+    try await newestByTag(
+      where: "substr(t.tagname, 1, \(4 + prefix.utf8.count)) = "
+        + FossilCommand.sqlLiteral("sym-" + prefix))
+  }
+
+  /// The newest check-in carrying each branch tag `condition` selects (on `t.tagname`).
+  private func newestByTag(where condition: String) async throws -> [String: CheckIn] {
+    struct Tagged: Decodable {
+      var tag: String
+      var uuid: String
+      var user: String?
+      var comment: String?
+      var parent: String?
+      var mergedInto: String?
+      var branch: String?
+    }
+    // The newest check-in per tag is ranked in SQL: a branch's every check-in carries its tag.
+    let rows: [Tagged] = try await query(
+      """
+      WITH ranked AS (
+        SELECT x.rid AS rid, substr(t.tagname, 5) AS tag,
+          row_number() OVER (PARTITION BY t.tagid ORDER BY e.mtime DESC) AS rank
+        FROM tagxref x JOIN tag t ON t.tagid = x.tagid JOIN event e ON e.objid = x.rid
+        WHERE e.type = 'ci' AND x.tagtype > 0 AND \(condition))
+      SELECT r.tag AS tag, b.uuid AS uuid, e.user AS user,
+        coalesce(e.ecomment, e.comment) AS comment,
+        (SELECT pb.uuid FROM plink p JOIN blob pb ON pb.rid = p.pid
+          WHERE p.cid = e.objid AND p.isprim) AS parent,
+        (SELECT cb.uuid FROM plink m JOIN blob cb ON cb.rid = m.cid
+          WHERE m.pid = e.objid AND NOT m.isprim ORDER BY m.mtime LIMIT 1) AS mergedInto,
+        (SELECT substr(bt.tagname, 5) FROM tagxref bx JOIN tag bt ON bt.tagid = bx.tagid
+          WHERE bx.rid = e.objid AND bx.tagtype > 0 AND bt.tagname LIKE 'sym-%'
+          ORDER BY bx.mtime DESC LIMIT 1) AS branch
+      FROM ranked r JOIN event e ON e.objid = r.rid JOIN blob b ON b.rid = e.objid
+      WHERE r.rank = 1
+      """)
     var heads: [String: CheckIn] = [:]
-    for row in rows { if let branch = row.branch, heads[branch] == nil { heads[branch] = row } }
+    for row in rows where heads[row.tag] == nil {
+      heads[row.tag] = CheckIn(
+        uuid: row.uuid, user: row.user, comment: row.comment, parent: row.parent,
+        mergedInto: row.mergedInto, branch: row.branch)
+    }
     return heads
   }
-
-  private func checkIns(tagged tag: String) async throws -> [CheckIn] {
-    try await query(
-      Self.checkInColumns
-        + """
-         WHERE e.type = 'ci' AND e.objid IN (SELECT x.rid FROM tagxref x JOIN tag t USING(tagid)
-           WHERE t.tagname = \(FossilCommand.sqlLiteral(tag)) AND x.tagtype > 0)
-         ORDER BY e.mtime DESC LIMIT 1
-        """)
-  }
-
-  private static let checkInColumns = """
-    SELECT b.uuid AS uuid, e.user AS user, coalesce(e.ecomment, e.comment) AS comment,
-      (SELECT pb.uuid FROM plink p JOIN blob pb ON pb.rid = p.pid
-        WHERE p.cid = e.objid AND p.isprim) AS parent,
-      (SELECT cb.uuid FROM plink m JOIN blob cb ON cb.rid = m.cid
-        WHERE m.pid = e.objid AND NOT m.isprim ORDER BY m.mtime LIMIT 1) AS mergedInto,
-      (SELECT substr(bt.tagname, 5) FROM tagxref bx JOIN tag bt ON bt.tagid = bx.tagid
-        WHERE bx.rid = e.objid AND bx.tagtype > 0 AND bt.tagname LIKE 'sym-%'
-        ORDER BY bx.mtime DESC LIMIT 1) AS branch
-    FROM event e JOIN blob b ON b.rid = e.objid
-    """
 
   /// Every file of check-in `uuid` (its manifest, and its baseline's for a delta manifest).
   func files(of uuid: String) async throws -> [String: FossilManifest.Entry] {
@@ -217,7 +231,7 @@ struct FossilClone: Sendable {
   }
 
   /// `fossil commit` in `checkout` (never syncing: the caller pushes), as `user`; answers the
-  /// new check-in. Line ends, binary content and empty files are committed as they are; files
+  /// new check-in (``FossilWorkspaceError/nothingToPropose`` when nothing changed). Line ends, binary content and empty files are committed as they are; files
   /// are compared by hash (`--hash`), never by size and time alone (a file rewritten within
   /// the same second at the same size would pass for unchanged).
   func commit(
@@ -228,8 +242,15 @@ struct FossilClone: Sendable {
       "-m", comment,
     ]
     if let branch { arguments += ["--branch", branch] }
-    let output = try await fossil.run(arguments, in: checkout).outputText
-    guard let made = FossilCommand.newVersion(in: output) else {
+    let result = try await fossil.run(arguments, in: checkout, allowingFailure: true)
+    guard result.status == 0, result.signal == nil else {
+      let message = result.errorText + result.outputText
+      if message.contains("nothing has changed") { throw FossilWorkspaceError.nothingToPropose }
+      throw FossilCommandError(
+        arguments: ["commit"], status: result.signal ?? result.status,
+        message: message.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    guard let made = FossilCommand.newVersion(in: result.outputText) else {
       throw FossilError.unexpectedAnswer(request: "fossil commit", reason: "no New_Version line")
     }
     return made

@@ -8,7 +8,6 @@ import Foundation
 /// ```text
 /// <root>/<id>/files/           the editable copy: every file of the baseline check-in
 /// <root>/<id>/baseline.json    the installed baseline (branch@check-in), its server, its files
-/// <root>/<id>/artifacts/<hash> the baseline's file contents as the server sent them
 /// <root>/<id>/captured/<sha>   file contents captured for a proposal (what publishing sends)
 /// ```
 ///

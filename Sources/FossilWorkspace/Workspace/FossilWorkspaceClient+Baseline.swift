@@ -59,8 +59,15 @@ extension FossilWorkspaceClient {
         let files =
           head.uuid == installed.reference.revision
           ? installed.files : try await clone.files(of: head.uuid)
-        try await self.copyContents(of: files, from: clone, into: store)
-        try Self.update(store, from: installed.files, to: files, installing: branch)
+        let plan = try Self.plan(store, from: installed.files, to: files, installing: branch)
+        for (path, entry) in plan {
+          if let entry {
+            try store.write(
+              try await clone.artifact(entry.hash), to: path, executable: entry.executable)
+          } else {
+            try store.remove(path)
+          }
+        }
         try store.install(.init(server: installed.server, reference: reference, files: files))
         return reference
       }
@@ -70,7 +77,8 @@ extension FossilWorkspaceClient {
   /// Brings the clone up to date and opens the default branch's newest check-in as a new
   /// working copy (built beside its folder, then renamed into place); answers the installed
   /// baseline. The files are written by `fossil open` (every byte and executable bit as the
-  /// check-in holds them); the pristine copies capture compares with are taken from them.
+  /// check-in holds them); no pristine copy is kept: a file is its baseline's when it hashes
+  /// to the artifact's name (``ArtifactName``).
   private func create(_ copy: FossilWorkingCopy) async throws -> WorkspaceBranchReference {
     let branch = configuration.defaultBranch
     try Self.validate(branch)
@@ -98,11 +106,6 @@ extension FossilWorkspaceClient {
         "--force",
       ])
       try await clone.fossil.run(["close", "--force"], in: partial.copy.files)
-      for (path, entry) in files where !partial.hasArtifact(entry.hash) {
-        let content = try Data(
-          contentsOf: partial.copy.files.appendingPathComponent(FossilManifest.safePath(path)))
-        try partial.storeArtifact(content, hash: entry.hash)
-      }
       guard try partial.scan().keys.sorted() == files.keys.sorted() else {
         throw FossilError.unexpectedAnswer(
           request: "fossil open", reason: "the files written are not the check-in's")
@@ -117,22 +120,14 @@ extension FossilWorkspaceClient {
     }
   }
 
-  /// Copies the contents of `files` that `store` does not have yet out of the clone.
-  private func copyContents(
-    of files: [String: FossilManifest.Entry], from clone: FossilClone, into store: WorkingCopyStore
-  ) async throws {
-    for hash in Set(files.values.map(\.hash)).sorted() where !store.hasArtifact(hash) {
-      try store.storeArtifact(try await clone.artifact(hash), hash: hash)
-    }
-  }
-
-  /// Moves the editable files from the `old` baseline's to the `new` one's: files the user did
-  /// not edit follow the server, edits of files the server did not change stay. When a file
-  /// changed on both sides, nothing is changed.
-  private static func update(
+  /// What moves the editable files from the `old` baseline's to the `new` one's: each path to
+  /// write (with its new entry) or remove (`nil`). Files the user did not edit follow the
+  /// server, edits of files the server did not change stay. When a file changed on both sides,
+  /// nothing may change: ``FossilWorkspaceError/localEditsWouldBeOverwritten(_:paths:)``.
+  private static func plan(
     _ store: WorkingCopyStore, from old: [String: FossilManifest.Entry],
     to new: [String: FossilManifest.Entry], installing branch: BranchName
-  ) throws {
+  ) throws -> [(path: String, entry: FossilManifest.Entry?)] {
     let working = try store.scan()
     var plan: [(path: String, entry: FossilManifest.Entry?)] = []
     var conflicts: [String] = []
@@ -147,13 +142,7 @@ extension FossilWorkspaceClient {
     guard conflicts.isEmpty else {
       throw FossilWorkspaceError.localEditsWouldBeOverwritten(branch, paths: conflicts)
     }
-    for (path, entry) in plan {
-      if let entry {
-        try store.write(try store.artifact(entry.hash), to: path, executable: entry.executable)
-      } else {
-        try store.remove(path)
-      }
-    }
+    return plan
   }
 
   /// Checks a recorded baseline was made for `copy`'s server.
@@ -183,7 +172,7 @@ extension WorkingCopyStore {
     case (nil, nil): return true
     case (let file?, let entry?):
       guard file.executable == entry.executable else { return false }
-      return try Data(contentsOf: file.url) == artifact(entry.hash)
+      return ArtifactName.names(try Data(contentsOf: file.url), entry.hash)
     default: return false
     }
   }

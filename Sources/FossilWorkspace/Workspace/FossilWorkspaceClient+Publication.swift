@@ -18,8 +18,10 @@ extension FossilWorkspaceClient {
   ///    no-op when the server has it) and its record answered. No second one is ever made.
   /// 4. Otherwise the target branch's newest check-in must be `baseline` (else
   ///    `WorkspaceHeadMismatch` with both heads, before anything is written).
-  /// 5. A scratch check-out of `baseline` receives the captured files; `fossil commit
-  ///    --branch` makes the check-in in the clone; `fossil push` sends it. The server is then
+  /// 5. A scratch check-out of `baseline` receives the captured files (`fossil addremove` when
+  ///    files are added or removed); `fossil commit --branch` makes the check-in in the clone
+  ///    (a change set that changes nothing is ``FossilWorkspaceError/nothingToPropose``);
+  ///    `fossil push` sends it. The server is then
   ///    asked for the check-in: a push the server refused (fossil exits 0 on "not authorized
   ///    to write") never passes for a proposal.
   /// 6. The server is asked for the target's head again.
@@ -50,14 +52,18 @@ extension FossilWorkspaceClient {
       var files: [ProposalPublication.File] = []
       for change in changes.changes {
         switch change {
-        case .added(let path, let content, let executable),
-          .modified(let path, let content, let executable):
+        case .added(let path, let content, let executable):
           files.append(
             .init(
               path: path, content: try store.captured(content, path: path),
-              executable: executable))
+              executable: executable, isAdded: true))
+        case .modified(let path, let content, let executable):
+          files.append(
+            .init(
+              path: path, content: try store.captured(content, path: path),
+              executable: executable, isAdded: false))
         case .deleted(let path):
-          files.append(.init(path: path, content: nil, executable: false))
+          files.append(.init(path: path, content: nil, executable: false, isAdded: false))
         }
       }
       let captured = files
@@ -79,6 +85,8 @@ struct ProposalPublication: Sendable {
     var path: String
     var content: Data?
     var executable: Bool
+    /// Whether the baseline has no such file.
+    var isAdded: Bool
   }
 
   let clone: FossilClone
@@ -92,12 +100,13 @@ struct ProposalPublication: Sendable {
 
   func run() async throws -> ProposalRecord {
     try await clone.pull()
-    if let existing = try await clone.head(of: branch) {
+    let heads = try await clone.heads(of: [branch, baseline.branch.rawValue])
+    if let existing = heads[branch] {
       try verify(existing)
       try await send(existing.uuid)
       return record(existing.uuid)
     }
-    guard let head = try await clone.head(of: baseline.branch.rawValue) else {
+    guard let head = heads[baseline.branch.rawValue] else {
       throw FossilWorkspaceError.branchNotFound(baseline.branch)
     }
     guard head.uuid == baseline.revision else {
@@ -107,10 +116,9 @@ struct ProposalPublication: Sendable {
     }
     let made = try await clone.withCheckout(of: baseline.revision) { checkout in
       try write(into: checkout)
-      try await clone.fossil.run(["addremove"], in: checkout)
-      let changed = try await clone.fossil.run(["changes", "--hash"], in: checkout).outputText
-      guard changed.contains(where: { !$0.isWhitespace }) else {
-        throw FossilWorkspaceError.nothingToPropose
+      // A check-out knows its files: only an added or removed one needs telling.
+      if files.contains(where: { $0.content == nil || $0.isAdded }) {
+        try await clone.fossil.run(["addremove"], in: checkout)
       }
       return try await clone.commit(
         in: checkout,
@@ -118,8 +126,13 @@ struct ProposalPublication: Sendable {
           title: request.title, summary: request.summary, index: 1, count: 1),
         user: author, branch: branch)
     }
-    try await send(made)
-    try await confirmHead(after: made)
+    try await clone.push()
+    // Both questions are asked after the push, together: the server holds the check-in, and
+    // the target's head is still the baseline.
+    async let held: Void = confirm(made)
+    async let headAfter = repository.head(of: baseline.branch.rawValue)
+    try await held
+    try confirm(head: try await headAfter, after: made)
     return record(made)
   }
 
@@ -143,6 +156,12 @@ struct ProposalPublication: Sendable {
   /// Pushes the clone and confirms the server holds `revision` on the proposal's branch.
   private func send(_ revision: String) async throws {
     try await clone.push()
+    try await confirm(revision)
+  }
+
+  /// Confirms the server holds `revision` on the proposal's branch (fossil exits 0 on a push
+  /// the server refused).
+  private func confirm(_ revision: String) async throws {
     guard let held = try await repository.checkInIfAny(revision),
       held.tags?.contains(branch) == true
     else {
@@ -151,11 +170,9 @@ struct ProposalPublication: Sendable {
     }
   }
 
-  /// Step 6: the target's head, asked of the server once the proposal is there.
-  private func confirmHead(after revision: String) async throws {
-    guard let head = try await repository.head(of: baseline.branch.rawValue) else {
-      throw FossilWorkspaceError.branchNotFound(baseline.branch)
-    }
+  /// Step 6: the target's head as the server answered it once the proposal was there.
+  private func confirm(head: FossilRepository.CheckIn?, after revision: String) throws {
+    guard let head else { throw FossilWorkspaceError.branchNotFound(baseline.branch) }
     guard head.uuid != baseline.revision else { return }
     throw FossilWorkspaceError.headMovedDuringPublication(
       id: branch, revision: revision, expected: baseline,

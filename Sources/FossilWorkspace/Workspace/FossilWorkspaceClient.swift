@@ -35,12 +35,14 @@ import WorkspaceHTTP
 ///   (built beside its final folder, then renamed into place). Reopening a prepared workspace is local: the
 ///   files are never touched and the recorded baseline is answered, however far the branch
 ///   moved.
-/// - **captureChanges** compares the editable files with the installed baseline's (kept in
-///   `artifacts/`): added, modified (content or executable bit) and deleted files. Changed
-///   contents are stored in `captured/`, so publishing sends exactly what was captured.
+/// - **captureChanges** compares the editable files with the installed baseline's files by
+///   their artifact names (a file is unchanged when it hashes to its artifact's SHA3-256 or
+///   SHA-1 name, so no pristine copy is kept): added, modified (content or executable bit) and
+///   deleted files. Changed contents are stored in `captured/`, so publishing sends exactly
+///   what was captured.
 /// - **refreshBaseline** / **selectBranch** pull the clone and install the branch's newest
-///   check-in (copying only the contents that changed): an unedited file takes the new content, an edited file the server did not change
-///   keeps its edit, and when a file was changed on both sides nothing is changed at all and
+///   check-in, writing only the files that changed (each read from the clone): an unedited
+///   file takes the new content, an edited file the server did not change keeps its edit, and when a file was changed on both sides nothing is changed at all and
 ///   ``FossilWorkspaceError/localEditsWouldBeOverwritten(_:paths:)`` lists the files.
 /// - **publishProposal**: see ``publishProposal(_:_:_:_:)`` for the steps and exactly what is
 ///   guaranteed against a concurrent writer.

@@ -9,8 +9,7 @@ import WorkspaceHTTP
 #endif
 
 /// A working copy's folder on disk (see ``FossilWorkingCopy`` for the layout): the installed
-/// baseline's record, the pristine contents of its files, captured contents, and the editable
-/// files themselves. Writes never follow a symbolic link out of the folder, and every file the
+/// baseline's record, captured contents, and the editable files themselves. Writes never follow a symbolic link out of the folder, and every file the
 /// client writes goes in atomically (a temporary file renamed into place).
 struct WorkingCopyStore: Sendable {
   let copy: FossilWorkingCopy
@@ -29,7 +28,6 @@ struct WorkingCopyStore: Sendable {
   }
 
   var baselineRecord: URL { copy.folder.appendingPathComponent("baseline.json") }
-  var artifacts: URL { copy.folder.appendingPathComponent("artifacts", isDirectory: true) }
   var captures: URL { copy.folder.appendingPathComponent("captured", isDirectory: true) }
 
   // MARK: The installed baseline
@@ -54,20 +52,6 @@ struct WorkingCopyStore: Sendable {
   }
 
   // MARK: Contents
-
-  /// The pristine content of the baseline file whose artifact hash is `hash`.
-  func artifact(_ hash: String) throws -> Data {
-    try Data(contentsOf: artifacts.appendingPathComponent(hash))
-  }
-
-  func hasArtifact(_ hash: String) -> Bool {
-    FileManager.default.fileExists(atPath: artifacts.appendingPathComponent(hash).path)
-  }
-
-  func storeArtifact(_ data: Data, hash: String) throws {
-    try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
-    try data.write(to: artifacts.appendingPathComponent(hash), options: .atomic)
-  }
 
   /// Keeps `data` as captured content and answers its name (its SHA-256, hex).
   func capture(_ data: Data) throws -> String {
