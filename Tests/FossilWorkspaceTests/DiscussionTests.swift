@@ -15,10 +15,8 @@ struct DiscussionTests {
       try await fixture.repository.setCapabilities("io4", of: "ada")
       try await fixture.repository.setCapabilities("io4", of: "grace")
       let harness = try await WorkspaceHarness.make(fixture)
-      try harness.edit("a.txt", "alpha, proposed\n")
       let request = WorkspaceHarness.request("Move the concert")
-      let record = try await harness.fossil.publishProposal(
-        harness.source, harness.baseline, try await harness.capture(), request)
+      let record = try await harness.proposeAnEdit(request)
       let reviewer = try await Self.client(fixture, signedInAs: FossilFixture.grace)
 
       // The post is answered as the repository holds it: Fossil's form reading ends lines
@@ -66,9 +64,7 @@ struct DiscussionTests {
   @Test func aPersonTheForumDoesNotLetPostIsToldSoAndNothingIsPosted() async throws {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)
-      try harness.edit("a.txt", "alpha, proposed\n")
-      let record = try await harness.fossil.publishProposal(
-        harness.source, harness.baseline, try await harness.capture(), WorkspaceHarness.request())
+      let record = try await harness.proposeAnEdit()
 
       // ada may check in but has no forum capability: Fossil sends her editor to its login.
       let refusal = await #expect(throws: FossilForumError.notPermittedToPost(user: "ada")) {
@@ -92,7 +88,6 @@ struct DiscussionTests {
         try await harness.fossil.discuss("Hello?", on: record.id, inReplyTo: "abcdef")
       }
       #expect(try await harness.fossil.discussion(of: record.id).posts.isEmpty)
-      #expect(try await fixture.fossil(["sql", "SELECT count(*) FROM blob"]).isEmpty == false)
       let posts = try await fixture.repository.sql(
         "SELECT count(*) FROM sqlite_master WHERE name = 'forumpost';")
       #expect(posts == "0\n", "no post was made")
@@ -104,9 +99,7 @@ struct DiscussionTests {
       try await fixture.repository.setCapabilities("io4", of: "grace")
       try await fixture.repository.setCapabilities("io3", of: "ada")
       let harness = try await WorkspaceHarness.make(fixture)
-      try harness.edit("a.txt", "alpha, proposed\n")
-      let record = try await harness.fossil.publishProposal(
-        harness.source, harness.baseline, try await harness.capture(), WorkspaceHarness.request())
+      let record = try await harness.proposeAnEdit()
       let reviewer = try await Self.client(fixture, signedInAs: FossilFixture.grace)
       let comment = try await reviewer.discuss("Why?", on: record.id)
 

@@ -52,6 +52,15 @@ struct WorkspaceHarness: Sendable {
     try await fossil.captureChanges(source, baseline)
   }
 
+  /// Edits `a.txt` and publishes the edit as a proposal made with `request`.
+  @discardableResult
+  func proposeAnEdit(_ request: ProposalRequest = WorkspaceHarness.request()) async throws
+    -> ProposalRecord
+  {
+    try edit("a.txt", "alpha, proposed\n")
+    return try await fossil.publishProposal(source, baseline, try await capture(), request)
+  }
+
   static func request(_ title: String = "Change a") -> ProposalRequest {
     ProposalRequest(title: title, summary: "From a test.", idempotencyKey: UUID())
   }

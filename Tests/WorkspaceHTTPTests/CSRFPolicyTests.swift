@@ -58,21 +58,11 @@ struct CSRFPolicyTests {
 
   @Test func fossilFormsGetTheTokenFieldAndTheReferer() async throws {
     let server = try SessionServer { router in
-      router.post("/json/login") { _ in
-        var response = HTTPServerResponse.json(#"{"payload":{"authToken":"0123456789abcdef/x"}}"#)
-        response.headers.add(
-          "Set-Cookie",
-          "fossil-0123456789abcdef=0123456789abcdef%2F2460000%2Fada; Path=/; max-age=31557600; "
-            + "HttpOnly; Version=1")
-        return response
-      }
+      Self.fossilLogin(&router)
       router.post("/tktnew") { request in .text(request.formFields["csrf"] ?? "none") }
       router.post("/json/wiki/create") { request in .text(request.formFields["csrf"] ?? "none") }
     }
-    let session = HTTPSession(baseURL: server.baseURL, configuration: .init(csrf: .fossil))
-    _ = try await session.send(
-      .post("/json/login", body: try .json(["name": "ada"]), access: .public))
-    session.beginSession()
+    let session = try await Self.signedInToFossil(server)
     let form = try await session.send(.post("/tktnew", body: .form(["title": "A bug"])))
     #expect(form.text == "0123456789")
     let json = try await session.send(.post("/json/wiki/create", body: try .json(["name": "W"])))
@@ -85,20 +75,10 @@ struct CSRFPolicyTests {
 
   @Test func aProofTheRequestCarriesItselfIsKept() async throws {
     let server = try SessionServer { router in
-      router.post("/json/login") { _ in
-        var response = HTTPServerResponse.json(#"{"payload":{"authToken":"0123456789abcdef/x"}}"#)
-        response.headers.add(
-          "Set-Cookie",
-          "fossil-0123456789abcdef=0123456789abcdef%2F2460000%2Fada; Path=/; max-age=31557600; "
-            + "HttpOnly; Version=1")
-        return response
-      }
+      Self.fossilLogin(&router)
       router.post("/forume2") { request in .text(request.formFields["csrf"] ?? "none") }
     }
-    let session = HTTPSession(baseURL: server.baseURL, configuration: .init(csrf: .fossil))
-    _ = try await session.send(
-      .post("/json/login", body: try .json(["name": "ada"]), access: .public))
-    session.beginSession()
+    let session = try await Self.signedInToFossil(server)
     var reply = HTTPRequest.post("/forume2", body: .form(["csrf": "scraped-token"]))
     reply.headers["Referer"] = "\(server.baseURL)/forumedit?fpid=abc&reply"
     let answer = try await session.send(reply)
@@ -106,5 +86,27 @@ struct CSRFPolicyTests {
     let posted = server.recording.requests.filter { $0.path == "/forume2" }
     #expect(posted.map { $0.headers["Referer"] } == ["\(server.baseURL)/forumedit?fpid=abc&reply"])
     await server.stop()
+  }
+
+  /// Fossil's login, faked: its cookie `fossil-<project code>`, whose first ten characters are
+  /// its forms' `csrf` token.
+  static func fossilLogin(_ router: inout HTTPRouter) {
+    router.post("/json/login") { _ in
+      var response = HTTPServerResponse.json(#"{"payload":{"authToken":"0123456789abcdef/x"}}"#)
+      response.headers.add(
+        "Set-Cookie",
+        "fossil-0123456789abcdef=0123456789abcdef%2F2460000%2Fada; Path=/; max-age=31557600; "
+          + "HttpOnly; Version=1")
+      return response
+    }
+  }
+
+  /// A session with the `.fossil` policy, signed in to `server`'s fake Fossil login.
+  static func signedInToFossil(_ server: SessionServer) async throws -> HTTPSession {
+    let session = HTTPSession(baseURL: server.baseURL, configuration: .init(csrf: .fossil))
+    _ = try await session.send(
+      .post("/json/login", body: try .json(["name": "ada"]), access: .public))
+    session.beginSession()
+    return session
   }
 }

@@ -34,6 +34,22 @@ struct FossilBenchmarkServer {
     }
   }
 
+  /// Runs `body` with a server of `files`, and stops it however `body` ends.
+  @MainActor
+  static func with<T>(
+    files: [String: Data], _ body: @MainActor (FossilBenchmarkServer) async throws -> T
+  ) async throws -> T {
+    let server = try await start(files: files)
+    do {
+      let result = try await body(server)
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
   func stop() async {
     await server.stop()
     try? FileManager.default.removeItem(at: folder)

@@ -41,25 +41,12 @@ struct FossilSummary {
 ///   signed-in user with the same token, so every repetition does the same work.
 @MainActor
 func benchmarkFossil(repetitions: Int, prepareRepetitions: Int) async throws -> FossilSummary {
-  let server = try await FossilBenchmarkServer.start(
-    files: ["catalogue.json": FossilBenchmarkServer.catalogue])
-  let publication: (publish: Summary, plain: Summary, signIn: Summary, signInPlain: Summary)
-  do {
-    publication = try await measurePublication(server, repetitions: repetitions)
-    await server.stop()
-  } catch {
-    await server.stop()
-    throw error
-  }
-  let large = try await FossilBenchmarkServer.start(files: FossilBenchmarkServer.thousandFiles)
-  let preparation: [Summary]
-  do {
-    preparation = try await measurePreparation(large, repetitions: prepareRepetitions)
-    await large.stop()
-  } catch {
-    await large.stop()
-    throw error
-  }
+  let publication = try await FossilBenchmarkServer.with(
+    files: ["catalogue.json": FossilBenchmarkServer.catalogue]
+  ) { server in try await measurePublication(server, repetitions: repetitions) }
+  let preparation = try await FossilBenchmarkServer.with(
+    files: FossilBenchmarkServer.thousandFiles
+  ) { server in try await measurePreparation(server, repetitions: prepareRepetitions) }
   let idle = try await benchmarkIdleWatcher(minutes: 10)
   return FossilSummary(
     publish: publication.publish, publishPlain: publication.plain, prepare: preparation[0],

@@ -153,14 +153,17 @@ struct FossilClone: Sendable {
 
   /// The newest check-in carrying each branch tag `condition` selects (on `t.tagname`).
   private func newestByTag(where condition: String) async throws -> [String: CheckIn] {
+    /// A row: the tag's branch name beside the check-in's columns.
     struct Tagged: Decodable {
       var tag: String
-      var uuid: String
-      var user: String?
-      var comment: String?
-      var parent: String?
-      var mergedInto: String?
-      var branch: String?
+      var checkIn: CheckIn
+
+      private enum Key: CodingKey { case tag }
+
+      init(from decoder: any Decoder) throws {
+        tag = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: .tag)
+        checkIn = try CheckIn(from: decoder)
+      }
     }
     // The newest check-in per tag is ranked in SQL: a branch's every check-in carries its tag.
     let rows: [Tagged] = try await query(
@@ -183,11 +186,7 @@ struct FossilClone: Sendable {
       WHERE r.rank = 1
       """)
     var heads: [String: CheckIn] = [:]
-    for row in rows where heads[row.tag] == nil {
-      heads[row.tag] = CheckIn(
-        uuid: row.uuid, user: row.user, comment: row.comment, parent: row.parent,
-        mergedInto: row.mergedInto, branch: row.branch)
-    }
+    for row in rows where heads[row.tag] == nil { heads[row.tag] = row.checkIn }
     return heads
   }
 
