@@ -115,6 +115,69 @@ struct DiscussionTests {
     }
   }
 
+  /// Someone edits the thread's first post in Fossil's own pages: the edit has a hash of its
+  /// own, but the thread is still the proposal's, and replies still go into it.
+  @Test func aThreadWhoseFirstPostWasEditedIsStillTheDiscussion() async throws {
+    try await FossilFixture.with { fixture in
+      try await fixture.repository.setCapabilities("io4", of: "ada")
+      try await fixture.repository.setCapabilities("io4", of: "grace")
+      let harness = try await WorkspaceHarness.make(fixture)
+      let record = try await harness.proposeAnEdit()
+      let session = try await fixture.signedIn(FossilFixture.grace)
+      let reviewer = Self.client(fixture, session: session)
+      let comment = try await reviewer.discuss("Why?", on: record.id)
+
+      let editor = FossilForumEditor(session: session)
+      let form = try await editor.open(
+        "/forumedit",
+        query: [URLQueryItem(name: "fpid", value: comment.id), .init(name: "edit", value: "1")],
+        action: "/forume2")
+      let edited = try await editor.submit(
+        form,
+        fields: [
+          .init("fpid", comment.id), .init("edit", "1"), .init("title", comment.title ?? ""),
+          .init("mimetype", "text/x-markdown"), .init("content", "Why May?"),
+          .init("submit", "Submit"),
+        ])
+
+      let discussion = try await harness.fossil.discussion(of: record.id)
+      #expect(discussion.threads == [comment.id])
+      #expect(discussion.posts.map(\.text) == ["Why May?"])
+      #expect(discussion.posts.first.map { $0.id.hasPrefix(edited) } == true)
+      let reply = try await harness.fossil.discuss("Because.", on: record.id)
+      #expect(reply.thread == comment.id)
+      #expect(try await harness.fossil.discussion(of: record.id).threads == [comment.id])
+    }
+  }
+
+  /// A login that lapses between the editor and the submission, on a forum that lets anyone
+  /// post: Fossil makes the post as `anonymous`, and the client says so instead of "posted".
+  @Test func aPostMadeAsSomeoneElseIsReportedNotClaimed() async throws {
+    try await FossilFixture.with { fixture in
+      try await fixture.repository.setCapabilities("io4", of: "ada")
+      try await fixture.repository.setCapabilities("gjorz34", of: "nobody")
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
+      let record = try await harness.proposeAnEdit()
+      proxy.intercept { incoming in
+        guard incoming.path == "/forume1" else { return nil }
+        return FossilProxy.Interception(before: {
+          try? await fixture.repository.expireLogin(of: "ada")
+        })
+      }
+      let error = await #expect(throws: FossilForumError.self) {
+        try await harness.fossil.discuss("Looks good.", on: record.id)
+      }
+      guard case .postedAs(let author, let expected, _)? = error else {
+        Issue.record("expected a post made as someone else, got \(String(describing: error))")
+        return
+      }
+      #expect(author == "anonymous")
+      #expect(expected == "ada")
+      await proxy.stop()
+    }
+  }
+
   /// A client of its own for `session`, with a root of its own.
   static func client(_ fixture: FossilFixture, session: FossilSession) -> FossilWorkspaceClient {
     FossilWorkspaceClient(

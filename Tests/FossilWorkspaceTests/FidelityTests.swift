@@ -64,4 +64,38 @@ struct FidelityTests {
       #expect(try await harness.fossil.captureChanges(harness.source, refreshed).isEmpty)
     }
   }
+
+  /// A change of the executable bit alone is a change, both ways; an added dotfile, and an
+  /// added file the repository's versioned ignore-glob matches, are proposed like any other.
+  @Test func theExecutableBitDotfilesAndIgnoredNamesAreChangesToo() async throws {
+    try await FossilFixture.with { fixture in
+      try await fixture.checkIn(".fossil-settings/ignore-glob", "*.log\n", on: "trunk")
+      let harness = try await WorkspaceHarness.make(fixture)
+      let other = try await WorkspaceHarness.make(fixture)
+      let files = harness.source.files
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o755], ofItemAtPath: files.appendingPathComponent("a.txt").path)
+      try Data("SECRET=none\n".utf8).write(to: files.appendingPathComponent(".env"))
+      try Data("kept\n".utf8).write(to: files.appendingPathComponent("debug.log"))
+      let changes = try await harness.capture()
+      #expect(changes.changes.map(\.description) == ["A .env", "M a.txt", "A debug.log"])
+
+      let record = try await harness.fossil.publishProposal(
+        harness.source, harness.baseline, changes, WorkspaceHarness.request("Modes"))
+      let manifest = try await fixture.artifact(record.contentRevision)
+      let entries = manifest.split(separator: "\n").filter { $0.hasPrefix("F ") }
+      #expect(entries.contains { $0.hasPrefix("F a.txt ") && $0.hasSuffix(" x") }, "\(entries)")
+      #expect(entries.contains { $0.hasPrefix("F .env ") }, "\(entries)")
+      #expect(entries.contains { $0.hasPrefix("F debug.log ") }, "\(entries)")
+
+      // Another workspace, on the old baseline, refreshes onto the merge: the bit arrives.
+      let merged = try await harness.fossil.merge(proposalID: record.id)
+      #expect(try await other.fossil.refreshBaseline(other.source, other.baseline) == merged)
+      let mode = try FileManager.default.attributesOfItem(
+        atPath: other.source.files.appendingPathComponent("a.txt").path)[.posixPermissions]
+      #expect((mode as? NSNumber)?.intValue == 0o755)
+      #expect(try other.read("a.txt") == "alpha\n")
+      #expect(try await other.fossil.captureChanges(other.source, merged).isEmpty)
+    }
+  }
 }

@@ -49,6 +49,21 @@ struct ForumEditorTests {
     await server.stop()
   }
 
+  /// Fossil's "Post as anonymous?" prompt (a lapsed login, a forum that lets `nobody` post)
+  /// is never taken for the editor: nothing is posted.
+  @Test func theAnonymousPromptIsNeverPostedThrough() async throws {
+    let whoami = LockIsolated("nobody")
+    let posts = LockIsolated(0)
+    let server = try Self.newerFossil(whoami: whoami, anonymousPrompt: true, posts: posts)
+    let session = try await Self.signedIn(server)
+    let editor = FossilForumEditor(session: session)
+    await #expect(throws: FossilForumError.signInRequired) {
+      try await editor.open("/forumnew", action: "/forume1")
+    }
+    #expect(posts.current == 0)
+    await server.stop()
+  }
+
   @Test func pagesAreReadForTheirFormsTokensAndRedirects() {
     let page = """
       <form action="/repo/forume2" method="POST">
@@ -96,10 +111,14 @@ struct ForumEditorTests {
   /// Fossil's login and forum editor as a newer Fossil serves them: the reply form carries a
   /// `csrf` field the submission must echo, with the editor page as `Referer`.
   static func newerFossil(
-    whoami: LockIsolated<String> = LockIsolated("ada"), editorRedirectsToLogin: Bool = false
+    whoami: LockIsolated<String> = LockIsolated("ada"), editorRedirectsToLogin: Bool = false,
+    anonymousPrompt: Bool = false, posts: LockIsolated<Int> = LockIsolated(0)
   ) throws -> LoopbackHTTPServer {
     try LoopbackHTTPServer { request in
       let base = "http://\(request.headers["Host"] ?? "")"
+      if request.method == .post, request.path.hasPrefix("/forume") {
+        posts.withValue { $0 += 1 }
+      }
       switch (request.method, request.path) {
       case (.post, "/json"):
         var response = HTTPServerResponse.json(
@@ -109,6 +128,15 @@ struct ForumEditorTests {
         return response
       case (.get, "/json/whoami"):
         return .json(#"{"payload":{"name":"\#(whoami.current)","capabilities":""}}"#)
+      case (.get, "/forumnew") where anonymousPrompt:
+        // Fossil 2.21's prompt: its own form posts to the editor's action.
+        return .text(
+          """
+          <p>You are not logged in.
+          <form action="forume1" method="POST">
+          <input type="submit" value="Remain Anonymous">
+          </form>
+          """)
       case (.get, _) where editorRedirectsToLogin:
         var response = HTTPServerResponse.status(302)
         response.headers.add("Location", "\(base)/login?g=forumnew")
@@ -119,6 +147,7 @@ struct ForumEditorTests {
           <form action="/forume2" method="POST">
           <input type="hidden" name="csrf" value="7f3a9c&amp;1">
           <input type="hidden" name="fpid" value="abcd1234">
+          <textarea aria-label="Content:" name="content" class="wikiedit"></textarea>
           </form>
           """)
       case (.post, "/forume2")

@@ -33,7 +33,8 @@ final class FossilProxy: Sendable {
   init(upstream: URL) throws {
     let upstream = LockIsolated(upstream)
     let hook = LockIsolated<(@Sendable (HTTPServerRequest) -> Interception?)?>(nil)
-    let session = URLSession(configuration: Self.configuration)
+    let session = URLSession(
+      configuration: Self.configuration, delegate: RedirectsAnswered(), delegateQueue: nil)
     self.upstream = upstream
     self.hook = hook
     server = try LoopbackHTTPServer { request in
@@ -93,9 +94,20 @@ final class FossilProxy: Sendable {
     var headers = HTTPHeaders()
     for (name, value) in http.allHeaderFields {
       let name = String(describing: name)
-      guard ["content-type", "set-cookie"].contains(name.lowercased()) else { continue }
+      guard ["content-type", "set-cookie", "location"].contains(name.lowercased()) else { continue }
       headers.add(name, String(describing: value))
     }
     return HTTPServerResponse(status: http.statusCode, headers: headers, body: .bytes(data))
+  }
+}
+
+/// A redirect is the server's answer, passed on to the client as it is (never followed).
+private final class RedirectsAnswered: NSObject, URLSessionTaskDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
   }
 }

@@ -21,7 +21,7 @@ struct LockedRepositoryTests {
 
   @Test func fossilsLockedRefusalsAreRecognisedAndNothingElse() {
     let branch = HTTPRequest.post("/json/branch/create", body: .none)
-    let commit = HTTPRequest.post("/fileedit/commit", body: .none)
+    let reply = HTTPRequest.post("/forume2", body: .none)
     let raw = HTTPRequest.get("/raw")
     func response(_ status: Int, _ body: String) -> HTTPResponse {
       HTTPResponse(status: status, body: Data(body.utf8))
@@ -34,7 +34,7 @@ struct LockedRepositoryTests {
         response(
           400,
           "<p class=\"generalError\">Database error: database is locked: {INSERT INTO rcvfrom"
-            + "(uid) VALUES(6)}</p>"), of: commit))
+            + "(uid) VALUES(6)}</p>"), of: reply))
     // Not a lock: the CSRF refusal (same code), a payload or a file that says the words.
     #expect(
       !FossilAnswer.isRepositoryLocked(
@@ -44,10 +44,10 @@ struct LockedRepositoryTests {
       !FossilAnswer.isRepositoryLocked(
         response(200, #"{"payload":{"comment":"database is locked"}}"#), of: branch))
     #expect(!FossilAnswer.isRepositoryLocked(response(200, Self.lockedEnvelope), of: raw))
-    #expect(!FossilAnswer.isRepositoryLocked(response(400, "database is locked"), of: commit))
+    #expect(!FossilAnswer.isRepositoryLocked(response(400, "database is locked"), of: reply))
     #expect(
       !FossilAnswer.isRepositoryLocked(
-        response(500, #"{"error":"Database error: database is locked"}"#), of: commit))
+        response(500, #"{"error":"Database error: database is locked"}"#), of: reply))
     // A sync reply's `error` card; not a file card whose content says the words.
     let sync = HTTPRequest.post(
       "/", body: .bytes(Data("pull".utf8), contentType: FossilSession.syncContentType))

@@ -33,7 +33,7 @@ struct FossilSummary {
 ///   in its URL.) Checks: every proposal holds the edited content, on a branch of its own.
 /// - **Preparation** (`fossil_prepare_1000_ms` against `fossil_clone_open_1000_ms`): a
 ///   repository of 1,000 files (1 KB each) in one check-in; alternated, the client's
-///   `prepareSource` into a fresh root (clone, open, pristine copies), and `fossil clone` +
+///   `prepareSource` into a fresh root (clone, open, the file list checked), and `fossil clone` +
 ///   `fossil open` of the same server. Checks: 1,000 files each time.
 /// - **Idle watching** (see ``benchmarkIdleWatcher(minutes:)``).
 /// - **Sign-in** (`fossil_signin_ms`): `FossilSession.signIn` (JSON login through `POST /json`)

@@ -3,7 +3,7 @@ import Foundation
 extension FossilClone {
   /// Every forum post the clone holds (the server's, as of the last pull; posts held for
   /// moderation are not synced), each as its newest edit, oldest first. One `fossil sql` reads
-  /// them all, artifacts included (`content()`).
+  /// them all, artifacts included (`content()`, as hex: a post's bytes need not be UTF-8).
   func forumPosts() async throws -> [FossilForumPost] {
     let tables: [TableName] = try await query(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'forumpost'")
@@ -12,15 +12,18 @@ extension FossilClone {
     let rows: [PostRow] = try await query(
       """
       SELECT b.uuid AS uuid, r.uuid AS thread, i.uuid AS inReplyTo, f.fmtime AS julianDay,
-        CAST(content(b.uuid) AS TEXT) AS artifact
+        hex(content(b.uuid)) AS artifact
       FROM forumpost f JOIN blob b ON b.rid = f.fpid JOIN blob r ON r.rid = f.froot
         LEFT JOIN blob i ON i.rid = f.firt
       WHERE f.fpid NOT IN (SELECT fprev FROM forumpost WHERE fprev IS NOT NULL)
       ORDER BY f.fmtime, b.uuid
       """)
     return try rows.map { row in
-      let artifact = try FossilForumArtifact.parse(
-        Data(row.artifact.utf8), source: "fossil sql (forum post \(row.uuid.prefix(10)))")
+      let source = "fossil sql (forum post \(row.uuid.prefix(10)))"
+      guard let bytes = Data(hexadecimal: row.artifact) else {
+        throw FossilError.unexpectedAnswer(request: source, reason: "its content is not hex")
+      }
+      let artifact = try FossilForumArtifact.parse(bytes, source: source)
       return FossilForumPost(
         id: row.uuid, thread: row.thread, inReplyTo: row.inReplyTo, author: artifact.user,
         date: Self.date(julianDay: row.julianDay), title: artifact.title, text: artifact.text,

@@ -10,8 +10,9 @@ import Foundation
 public struct FossilDiscussion: Hashable, Sendable {
   /// The proposal discussed (its branch).
   public var proposal: String
-  /// The forum threads about it: one, or several when two people started one at the same time
-  /// (the oldest first; replies go to the oldest). Empty until someone posts.
+  /// The forum threads about it, by their first posts' original ids: one, or several when two
+  /// people started one at the same time. Empty until someone posts. (A reply goes to the
+  /// post it names, or else to the newest post of any of them.)
   public var threads: [String]
   /// Every post of those threads, oldest first, each in its newest edit.
   public var posts: [FossilForumPost]

@@ -33,9 +33,11 @@ struct FossilForumEditor: Sendable {
       // `anonymous` on the person's behalf.
       throw try await permissionRefusal()
     case 200:
-      guard Self.formActions(in: response.text).contains(action) else {
+      guard Self.formActions(in: response.text).contains(action),
+        Self.hasContentField(response.text)
+      else {
         throw FossilError.unexpectedAnswer(
-          request: request.summary, reason: "the page has no form posting to \(action)")
+          request: request.summary, reason: "the page has no editor posting to \(action)")
       }
       return Form(
         action: action, csrf: Self.csrfField(in: response.text), page: url(path, query: query))
@@ -130,6 +132,11 @@ struct FossilForumEditor: Sendable {
       guard let slash = path.lastIndex(of: "/") else { return "/" + path }
       return String(path[slash...])
     }
+  }
+
+  /// Whether the page has the editor's text area (`<textarea name="content">`).
+  static func hasContentField(_ page: String) -> Bool {
+    tags(named: "textarea", in: page).contains { attribute("name", of: $0) == "content" }
   }
 
   /// The value of the page's `<input name="csrf">`, if it has one.

@@ -14,6 +14,14 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
   /// The server answered the submission with its editor again instead of making the post
   /// (its CSRF defence, or a form it did not accept): nothing was posted.
   case notAccepted(request: String, reason: String)
+  /// The server made post `post`, but as `author` instead of the signed-in person: the login
+  /// lapsed between the editor and the submission, and the forum lets anyone post. The post
+  /// is on the forum (a moderator can remove it).
+  case postedAs(_ author: String, expected: String, post: String)
+  /// The server made post `post`, but it could not be read back: it is on the forum (the
+  /// discussion shows it once the repository can be read); sending it again would post it
+  /// twice.
+  case notReadBack(post: String, reason: String)
 
   public var description: String {
     switch self {
@@ -28,6 +36,12 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
       "There is no post \(id) in this discussion."
     case .notAccepted(let request, let reason):
       "\(request) did not make the post: \(reason). Nothing was posted."
+    case .postedAs(let author, let expected, let post):
+      "The server made post \(post.prefix(10)) as \(author), not as \(expected): the login "
+        + "lapsed while posting. The post is on the forum; a moderator can remove it."
+    case .notReadBack(let post, let reason):
+      "The server made post \(post.prefix(10)), but it cannot be read back (\(reason)). It is "
+        + "on the forum: do not send it again."
     }
   }
 }

@@ -41,7 +41,10 @@ extension FossilWorkspaceClient {
   /// - Throws: ``FossilForumError/notPermittedToPost(user:)`` when the forum does not let the
   ///   person post; ``FossilForumError/signInRequired``; ``FossilForumError/emptyPost``;
   ///   ``FossilForumError/postNotFound(_:)`` for an `inReplyTo` outside the discussion;
-  ///   ``FossilWorkspaceError/proposalNotFound(_:)``.
+  ///   ``FossilWorkspaceError/proposalNotFound(_:)``. Once the server made the post:
+  ///   ``FossilForumError/postedAs(_:expected:post:)`` when it made it as someone else (a
+  ///   login that lapsed meanwhile), ``FossilForumError/notReadBack(post:reason:)`` when it
+  ///   cannot be read back — the post exists either way: do not send it again.
   @discardableResult
   public func discuss(_ text: String, on proposalID: String, inReplyTo: String? = nil)
     async throws -> FossilForumPost
@@ -81,8 +84,20 @@ extension FossilWorkspaceClient {
         posted = try await editor.submit(form, fields: [.init("title", title)] + content)
         repliedTo = nil
       }
-      try await clone.pull()
-      if let made = try await clone.forumPosts().first(where: { $0.id.hasPrefix(posted) }) {
+      // The server made the post: from here on, no failure may read as "not posted".
+      let made: FossilForumPost?
+      do {
+        try await clone.pull()
+        made = try await clone.forumPosts().first { $0.id.hasPrefix(posted) }
+      } catch {
+        throw FossilForumError.notReadBack(post: posted, reason: "\(error)")
+      }
+      if let made {
+        // Fossil's forms check the Referer, not the login: one that lapsed meanwhile posts as
+        // `anonymous` when the forum lets anyone post.
+        guard made.author == person.name else {
+          throw FossilForumError.postedAs(made.author, expected: person.name, post: made.id)
+        }
         return made
       }
       // Fossil syncs no post a moderator has not approved yet.
@@ -131,8 +146,9 @@ extension FossilWorkspaceClient {
   {
     let posts = try await clone.forumPosts()
     let marker = threadMarker(branch)
-    let threads = posts.filter { $0.id == $0.thread && $0.title?.hasSuffix(marker) == true }
-      .map(\.id)
+    // A thread's first post, in its newest edit: it answers nothing, and names its thread.
+    let threads = posts.filter { $0.inReplyTo == nil && $0.title?.hasSuffix(marker) == true }
+      .map(\.thread)
     let inThreads = Set(threads)
     return FossilDiscussion(
       proposal: branch, threads: threads, posts: posts.filter { inThreads.contains($0.thread) })

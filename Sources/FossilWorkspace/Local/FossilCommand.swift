@@ -83,6 +83,18 @@ public struct FossilCommand: Sendable {
     }
   }
 
+  /// Tells the check-out `checkout` of files `added` (`fossil add --force`: dotfiles and files
+  /// the ignore-glob setting matches too) and `removed` (`fossil rm`, the files already gone),
+  /// by name, a few hundred per command.
+  func track(added: [String], removed: [String], in checkout: URL) async throws {
+    for (command, paths) in [(["add", "--force"], added), (["rm"], removed)] {
+      for start in stride(from: 0, to: paths.count, by: 500) {
+        let batch = paths[start..<min(start + 500, paths.count)]
+        try await run(command + ["--"] + batch, in: checkout)
+      }
+    }
+  }
+
   /// The new check-in `fossil commit` reports in its output (`New_Version: <hash>`).
   static func newVersion(in commitOutput: String) -> String? {
     for line in commitOutput.split(whereSeparator: \.isNewline) where line.hasPrefix("New_Version:")

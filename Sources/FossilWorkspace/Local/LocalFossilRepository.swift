@@ -112,7 +112,7 @@ public struct LocalFossilRepository: Sendable {
           at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try content.write(to: target)
       }
-      try await fossil.run(["addremove"], in: checkout)
+      try await fossil.track(added: files.keys.sorted(), removed: [], in: checkout)
       var arguments = [
         "commit", "--hash", "-m", message, "--user-override", user, "--no-warnings",
         "--no-prompt",

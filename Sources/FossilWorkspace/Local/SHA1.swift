@@ -51,13 +51,3 @@ enum SHA1 {
     value << count | value >> (32 - count)
   }
 }
-
-extension Sequence<UInt8> {
-  /// Lowercase hexadecimal.
-  var hexString: String {
-    map { byte in
-      let text = String(byte, radix: 16)
-      return text.count == 1 ? "0" + text : text
-    }.joined()
-  }
-}

@@ -11,7 +11,7 @@ public enum FossilError: Error, Hashable, Sendable, CustomStringConvertible {
   case notAuthorized(request: String, code: String)
   /// The server refused a write as a possible cross-site request forgery: Fossil 2.21 wants a
   /// same-origin `Referer` on every write (without it, JSON writes answer `FOSSIL-1103` with an
-  /// SQLite authorizer refusal and `/fileedit` answers 403 "CSRF violation").
+  /// SQLite authorizer refusal).
   case csrfRefused(request: String)
   /// The named artifact, branch or check-in does not exist (`FOSSIL-3006`).
   case notFound(request: String)

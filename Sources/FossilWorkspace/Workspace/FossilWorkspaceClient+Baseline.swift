@@ -60,10 +60,19 @@ extension FossilWorkspaceClient {
           head.uuid == installed.reference.revision
           ? installed.files : try await clone.files(of: head.uuid)
         let plan = try Self.plan(store, from: installed.files, to: files, installing: branch)
+        // Every new content is read before the first file changes: a failure leaves the
+        // working copy as it was.
+        var steps: [(path: String, file: (content: Data, executable: Bool)?)] = []
         for (path, entry) in plan {
-          if let entry {
-            try store.write(
-              try await clone.artifact(entry.hash), to: path, executable: entry.executable)
+          guard let entry else {
+            steps.append((path, nil))
+            continue
+          }
+          steps.append((path, (try await clone.artifact(entry.hash), entry.executable)))
+        }
+        for (path, file) in steps {
+          if let file {
+            try store.write(file.content, to: path, executable: file.executable)
           } else {
             try store.remove(path)
           }

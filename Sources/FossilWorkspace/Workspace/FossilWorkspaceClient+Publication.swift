@@ -18,8 +18,8 @@ extension FossilWorkspaceClient {
   ///    no-op when the server has it) and its record answered. No second one is ever made.
   /// 4. Otherwise the target branch's newest check-in must be `baseline` (else
   ///    `WorkspaceHeadMismatch` with both heads, before anything is written).
-  /// 5. A scratch check-out of `baseline` receives the captured files (`fossil addremove` when
-  ///    files are added or removed); `fossil commit --branch` makes the check-in in the clone
+  /// 5. A scratch check-out of `baseline` receives the captured files (added ones are named to
+  ///    `fossil add`, removed ones to `fossil rm`); `fossil commit --branch` makes the check-in in the clone
   ///    (a change set that changes nothing is ``FossilWorkspaceError/nothingToPropose``);
   ///    `fossil push` sends it. The server is then
   ///    asked for the check-in: a push the server refused (fossil exits 0 on "not authorized
@@ -52,18 +52,14 @@ extension FossilWorkspaceClient {
       var files: [ProposalPublication.File] = []
       for change in changes.changes {
         switch change {
-        case .added(let path, let content, let executable):
+        case .added(let path, let content, let executable),
+          .modified(let path, let content, let executable):
           files.append(
             .init(
               path: path, content: try store.captured(content, path: path),
-              executable: executable, isAdded: true))
-        case .modified(let path, let content, let executable):
-          files.append(
-            .init(
-              path: path, content: try store.captured(content, path: path),
-              executable: executable, isAdded: false))
+              executable: executable))
         case .deleted(let path):
-          files.append(.init(path: path, content: nil, executable: false, isAdded: false))
+          files.append(.init(path: path, content: nil, executable: false))
         }
       }
       let captured = files
@@ -85,8 +81,6 @@ struct ProposalPublication: Sendable {
     var path: String
     var content: Data?
     var executable: Bool
-    /// Whether the baseline has no such file.
-    var isAdded: Bool
   }
 
   let clone: FossilClone
@@ -115,11 +109,16 @@ struct ProposalPublication: Sendable {
         actual: WorkspaceBranchReference(branch: baseline.branch, revision: head.uuid))
     }
     let made = try await clone.withCheckout(of: baseline.revision) { checkout in
+      // The check-out holds the baseline's files: a file it lacks is added (whatever the change
+      // set calls it), by name, so dotfiles and files the ignore-glob setting matches are too.
+      let added = files.filter { file in
+        file.content != nil
+          && !FileManager.default.fileExists(
+            atPath: checkout.appendingPathComponent(file.path).path)
+      }.map(\.path)
       try write(into: checkout)
-      // A check-out knows its files: only an added or removed one needs telling.
-      if files.contains(where: { $0.content == nil || $0.isAdded }) {
-        try await clone.fossil.run(["addremove"], in: checkout)
-      }
+      try await clone.fossil.track(
+        added: added, removed: files.filter { $0.content == nil }.map(\.path), in: checkout)
       return try await clone.commit(
         in: checkout,
         comment: marker.comment(

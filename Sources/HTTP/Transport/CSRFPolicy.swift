@@ -114,8 +114,8 @@ public struct CSRFPolicy: Sendable {
         request.setValue(
           (base ?? Self.origin(of: url)).absoluteString, forHTTPHeaderField: "Referer")
       case .formField(let field, let cookie, let derive):
-        guard case .form(var fields) = body, !fields.contains(where: { $0.name == field }),
-          let token = try value(of: cookie)
+        guard case .form(var fields) = body, let token = try value(of: cookie),
+          !fields.contains(where: { $0.name == field })
         else { continue }
         fields.append(HTTPBody.FormField(field, derive(token)))
         body = .form(fields)
