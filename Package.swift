@@ -84,16 +84,22 @@ let package = Package(
       path: "Sources/GitWorkspace",
       packageAccess: false
     ),
+    // Shared mechanism: HTTP's message vocabulary, the same for a client and a server (headers,
+    // methods, request heads and their parsing, server-sent events, idempotency keys, PKCE).
+    // Re-exported by WorkspaceHTTP and LoopbackHTTPServer, so their users never import it.
+    .target(
+      name: "HTTPMessages", dependencies: ["ComposableCore", "LoopbackSockets"],
+      path: "Sources/HTTPMessages", packageAccess: false),
     // Live integration: an HTTP session layer over URLSession (own cookie jar, CSRF, signed-out
     // state, idempotent intents, server-sent events, PKCE loopback sign-in).
     .target(
-      name: "WorkspaceHTTP", dependencies: ["ComposableCore", "LoopbackSockets"],
+      name: "WorkspaceHTTP", dependencies: ["ComposableCore", "HTTPMessages", "LoopbackSockets"],
       path: "Sources/HTTP", packageAccess: false),
     // A small HTTP/1.1 server on 127.0.0.1 (tests, benchmarks, local reference servers): its own
     // target so apps using the client layer do not ship a server.
     .target(
       name: "LoopbackHTTPServer",
-      dependencies: ["ComposableCore", "WorkspaceHTTP", "LoopbackSockets"],
+      dependencies: ["ComposableCore", "HTTPMessages", "LoopbackSockets"],
       path: "Sources/HTTPServer",
       packageAccess: false
     ),
@@ -167,7 +173,7 @@ let package = Package(
       name: "DemoServer",
       dependencies: [
         "ComposableCore", "ComposableWorkspace", "WorkspaceDemoFeature", "DemoHTTPProtocol",
-        "DemoSQLiteCatalogue", "LoopbackHTTPServer", "SQLiteWorkspace", "WorkspaceHTTP",
+        "DemoSQLiteCatalogue", "LoopbackHTTPServer", "SQLiteWorkspace", "HTTPMessages",
       ],
       path: "Sources/DemoServer", packageAccess: false
     ),
@@ -280,6 +286,7 @@ let package = Package(
     // Bounded waits, signals and report logs shared by the two HTTP test targets.
     .target(
       name: "HTTPTestSupport", dependencies: ["ComposableCore"], path: "Tests/HTTPTestSupport"),
+    .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "HTTPTestSupport"]),
     .testTarget(
       name: "WorkspaceHTTPTests",
       dependencies: [

@@ -1,9 +1,9 @@
 import ComposableCore
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
 import WorkspaceDemoFeature
-import WorkspaceHTTP
 
 /// The server's cookie sessions: each maps to one `DemoSystem` session (whose token never
 /// leaves the server) and holds the session and CSRF cookie values it issued that are still

@@ -1,7 +1,7 @@
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
-import WorkspaceHTTP
 
 /// The live channel: server-sent announcements.
 extension Endpoints {

@@ -1,8 +1,8 @@
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
 import WorkspaceDemoFeature
-import WorkspaceHTTP
 
 /// Creating proposals (idempotently) and merging them.
 extension Endpoints {

@@ -1,10 +1,10 @@
 import ComposableWorkspace
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
 import SQLiteWorkspace
 import WorkspaceDemoFeature
-import WorkspaceHTTP
 
 /// The SQLite remote's protocol (``DemoAPI/SQLite``), served from a durable system's store:
 /// what a `SQLiteWorkspaceClient` on another machine prepares, refreshes and publishes

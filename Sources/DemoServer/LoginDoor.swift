@@ -1,9 +1,9 @@
 import ComposableCore
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
 import WorkspaceDemoFeature
-import WorkspaceHTTP
 
 /// The sign-in door's pending logins: an authorization request (RFC 6749 §4.1.1 with an S256
 /// challenge, RFC 7636) shows a login form naming a fresh pending login; the form's answer

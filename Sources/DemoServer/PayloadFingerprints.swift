@@ -1,7 +1,7 @@
 import ComposableCore
 import DemoHTTPProtocol
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// The payload each idempotency key was first used with, per caller: a retry must send the
 /// same payload (IETF Idempotency-Key draft: "the fingerprint of the request payload"), or it is

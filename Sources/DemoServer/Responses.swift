@@ -1,7 +1,7 @@
 import DemoHTTPProtocol
 import Foundation
+import HTTPMessages
 import LoopbackHTTPServer
-import WorkspaceHTTP
 
 extension HTTPServerResponse {
   /// `value` as JSON with `status`.

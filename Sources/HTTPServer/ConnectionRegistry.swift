@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
+import HTTPMessages
 import LoopbackSockets
-import WorkspaceHTTP
 
 /// The server's open connections (at most `maxConnections`), what runs for each, and the
 /// threads answering them, so `stop()` can end them all.

@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
+import HTTPMessages
 import LoopbackSockets
-import WorkspaceHTTP
 
 /// Writes server-sent events to one client of a ``HTTPServerResponse/eventStream(_:)``
 /// response.

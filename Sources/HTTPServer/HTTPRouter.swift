@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// Answers one request. Handlers run on the Swift concurrency pool and should honour
 /// cancellation: the server cancels a handler whose client went away or when it stops.

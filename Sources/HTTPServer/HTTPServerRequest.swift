@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// A request as a ``LoopbackHTTPServer`` handler receives it: fully read and within limits.
 public struct HTTPServerRequest: Sendable {

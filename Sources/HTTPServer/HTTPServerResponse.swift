@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// What a ``LoopbackHTTPServer`` handler answers.
 ///

@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
+import HTTPMessages
 import LoopbackSockets
-import WorkspaceHTTP
 
 /// A small HTTP/1.1 server on 127.0.0.1, for tests, benchmarks and local reference servers.
 ///

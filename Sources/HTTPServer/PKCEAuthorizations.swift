@@ -1,6 +1,6 @@
 import ComposableCore
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// The server side of a PKCE authorization-code flow (RFC 6749 §4.1, RFC 7636 §4.4–4.6):
 /// codes issued for an S256 challenge and a redirect URI, each redeemable once, only with the

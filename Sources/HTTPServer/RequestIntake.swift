@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
+import HTTPMessages
 import LoopbackSockets
-import WorkspaceHTTP
 
 /// Where connections wait for their next request: one ``ReadinessWatch`` thread reads each
 /// request's bytes as they arrive, within the limits and deadlines, refuses what must be

@@ -1,5 +1,5 @@
 import Foundation
-import WorkspaceHTTP
+import HTTPMessages
 
 /// The status line and header section of a response, as bytes.
 enum ResponseHead {

@@ -1,7 +1,7 @@
 import ComposableCore
 import Foundation
+import HTTPMessages
 import LoopbackSockets
-import WorkspaceHTTP
 
 /// Answers requests on one connection, on a thread of its own: runs the handler, writes the
 /// answer, and goes on with the requests that follow at once; when the client goes quiet, the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One user intent to change something on the server: its one ``IdempotencyKey`` and its
+/// One user intent to change something on the server: its one `IdempotencyKey` and its
 /// body, encoded once. Keep the value with the intent (in the form's state, on disk for a
 /// crash-safe retry) until it has a definite answer; every send of it carries the same key
 /// and the same bytes.

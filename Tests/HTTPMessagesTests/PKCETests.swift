@@ -1,7 +1,7 @@
 import Foundation
+import HTTPMessages
 import HTTPTestSupport
 import Testing
-import WorkspaceHTTP
 
 @Suite("PKCE: SHA-256 and the S256 challenge")
 struct PKCETests {

@@ -1,4 +1,5 @@
-/// One event of a `text/event-stream`, as dispatched by ``ServerSentEventParser``.
+/// One event of a `text/event-stream`, as a client's parser dispatches it
+/// (`ServerSentEventParser` in WorkspaceHTTP) and a server writes it.
 ///
 /// ```swift
 /// for try await event in session.events(.get("/live")) {
