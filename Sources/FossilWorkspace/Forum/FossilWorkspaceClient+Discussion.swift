@@ -102,9 +102,9 @@ extension FossilWorkspaceClient {
       }
       // Fossil syncs no post a moderator has not approved yet.
       guard !person.capabilities.mayPostUnmoderated else {
-        throw FossilError.unexpectedAnswer(
-          request: "POST \(repliedTo == nil ? "/forume1" : "/forume2")",
-          reason: "it named post \(posted), which the repository does not hold")
+        throw FossilForumError.notReadBack(
+          post: posted,
+          reason: "a pull after it does not bring it, and the person's posts need no moderator")
       }
       return FossilForumPost(
         id: posted, thread: before.threads.first ?? posted, inReplyTo: repliedTo,
