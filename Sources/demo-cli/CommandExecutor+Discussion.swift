@@ -27,7 +27,8 @@ extension CommandExecutor {
           : "\(name)'s discussion on \(discussion.place) (\(Describe.count(posts.count, "post"))):")
       for post in posts { outcome.detail(Describe.post(post)) }
     } catch {
-      outcome.fail("discuss refused: \(error)")
+      // Not "refused": a post whose answer was lost may have been made (the error says so).
+      outcome.fail("discuss: \(error)")
     }
     return outcome
   }

@@ -159,7 +159,7 @@ struct FossilBackendTests {
         let refused = try await executor.run("discuss \(record.id) Me too")
         #expect(refused.failed)
         #expect(
-          refused.text.hasPrefix("discuss refused: linus is not permitted to post here"),
+          refused.text.hasPrefix("discuss: linus is not permitted to post here"),
           "\(refused.text)")
         let shown = try await executor.run("discuss \(record.id)")
         #expect(shown.text.contains("(1 post):"), "\(shown.text)")

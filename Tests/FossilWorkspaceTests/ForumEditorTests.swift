@@ -64,6 +64,30 @@ struct ForumEditorTests {
     await server.stop()
   }
 
+  /// A submission whose answer never comes may have made the post: it is never reported as
+  /// refused, or sent again.
+  @Test func aSubmissionWithoutAnAnswerIsNeitherRefusedNorResent() async throws {
+    let posts = LockIsolated(0)
+    let server = try Self.newerFossil(posts: posts, loseSubmissions: true)
+    let session = try await Self.signedIn(server)
+    let editor = FossilForumEditor(session: session)
+    let form = try await editor.open(
+      "/forumedit",
+      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
+      action: "/forume2")
+    let error = await #expect(throws: FossilForumError.self) {
+      try await editor.submit(form, fields: [.init("content", "Hello")])
+    }
+    guard case .answerLost(let request, _)? = error else {
+      Issue.record("expected a lost answer, got \(String(describing: error))")
+      return
+    }
+    #expect(request == "POST /forume2")
+    #expect(error?.description.contains("may or may not have been made") == true)
+    #expect(posts.current == 1, "sent once, never again")
+    await server.stop()
+  }
+
   @Test func pagesAreReadForTheirFormsTokensAndRedirects() {
     let page = """
       <form action="/repo/forume2" method="POST">
@@ -112,12 +136,14 @@ struct ForumEditorTests {
   /// `csrf` field the submission must echo, with the editor page as `Referer`.
   static func newerFossil(
     whoami: LockIsolated<String> = LockIsolated("ada"), editorRedirectsToLogin: Bool = false,
-    anonymousPrompt: Bool = false, posts: LockIsolated<Int> = LockIsolated(0)
+    anonymousPrompt: Bool = false, posts: LockIsolated<Int> = LockIsolated(0),
+    loseSubmissions: Bool = false
   ) throws -> LoopbackHTTPServer {
     try LoopbackHTTPServer { request in
       let base = "http://\(request.headers["Host"] ?? "")"
       if request.method == .post, request.path.hasPrefix("/forume") {
         posts.withValue { $0 += 1 }
+        if loseSubmissions { return .closeWithoutAnswer }
       }
       switch (request.method, request.path) {
       case (.post, "/json"):

@@ -51,6 +51,40 @@ struct ReviewTests {
     }
   }
 
+  /// Merged is read from Fossil's merge graph, at any depth: 501 check-ins after the merge
+  /// (c37a104 searched the newest 500 comments) the proposal is still merged.
+  @Test func aMergedProposalStaysMergedHoweverMuchHistoryFollows() async throws {
+    try await FossilFixture.with { fixture in
+      let harness = try await WorkspaceHarness.make(fixture)
+      let record = try await harness.proposeAnEdit()
+      let merged = try await harness.fossil.merge(proposalID: record.id)
+      // 501 check-ins by one shell loop (a process per check-in from Swift takes twice as long).
+      let script = fixture.directory.appendingPathComponent("later-check-ins")
+      let fossilPath = FossilCommand().executable.path
+      try await installExecutable(
+        """
+        #!/bin/sh
+        for i in $(seq 1 501); do
+          echo "later $i" > other.txt
+          '\(fossilPath)' commit --hash --no-warnings --no-prompt -m "Later $i" >/dev/null || exit 1
+        done
+        """, at: script)
+      let repository = fixture.repository
+      try await repository.fossil.withCheckout(
+        of: repository.file, at: "trunk", in: fixture.directory
+      ) { checkout in
+        _ = try await FossilCommand(executable: script, home: fixture.directory).run(
+          [], in: checkout)
+      }
+      let count = try await repository.sql(
+        "SELECT count(*) FROM event WHERE type = 'ci' AND comment LIKE 'Later %';")
+      #expect(count == "501\n")
+      let listed = try await harness.fossil.listProposals()
+      #expect(listed.map(\.id) == [record.id])
+      #expect(listed.first?.mergedInto == merged.revision)
+    }
+  }
+
   @Test func aProposalWhoseFilesTheTargetChangedTooIsAConflict() async throws {
     try await FossilFixture.with { fixture in
       let harness = try await WorkspaceHarness.make(fixture)

@@ -54,7 +54,13 @@ struct FossilForumEditor: Sendable {
     if let csrf = form.csrf { fields.append(HTTPBody.FormField("csrf", csrf)) }
     var request = HTTPRequest.post(form.action, body: .form(fields))
     request.headers["Referer"] = form.page
-    let response = try await send(request)
+    let response: HTTPResponse
+    do {
+      response = try await send(request)
+    } catch let lost as FossilUnavailable {
+      // Sent, and no answer: the server may have made the post or not.
+      throw FossilForumError.answerLost(request: request.summary, reason: lost.message)
+    }
     switch response.status {
     case _ where Self.isLoginRedirect(response):
       throw try await permissionRefusal()

@@ -14,6 +14,10 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
   /// The server answered the submission with its editor again instead of making the post
   /// (its CSRF defence, or a form it did not accept): nothing was posted.
   case notAccepted(request: String, reason: String)
+  /// The submission was sent but its answer never came (a broken connection, a timeout): the
+  /// server may have made the post or not. The discussion shows which; send it again only if it
+  /// is not there.
+  case answerLost(request: String, reason: String)
   /// The server made post `post`, but as `author` instead of the signed-in person: the login
   /// lapsed between the editor and the submission, and the forum lets anyone post. The post
   /// is on the forum (a moderator can remove it).
@@ -36,6 +40,9 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
       "There is no post \(id) in this discussion."
     case .notAccepted(let request, let reason):
       "\(request) did not make the post: \(reason). Nothing was posted."
+    case .answerLost(let request, let reason):
+      "\(request) got no answer (\(reason)): the post may or may not have been made. The "
+        + "discussion shows which; send it again only if it is not there."
     case .postedAs(let author, let expected, let post):
       "The server made post \(post.prefix(10)) as \(author), not as \(expected): the login "
         + "lapsed while posting. The post is on the forum; a moderator can remove it."

@@ -35,7 +35,8 @@ extension FossilWorkspaceClient {
   ///
   /// A post is not an authoring act: it needs a signed-in session and the forum's own
   /// capabilities, not the authoring capability. An answer lost in transit is not resent
-  /// (Fossil could not tell a second copy from a new post): the discussion shows whether it
+  /// (Fossil could not tell a second copy from a new post): it is
+  /// ``FossilForumError/answerLost(request:reason:)``, and the discussion shows whether it
   /// landed.
   ///
   /// - Throws: ``FossilForumError/notPermittedToPost(user:)`` when the forum does not let the
