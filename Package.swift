@@ -283,7 +283,7 @@ let package = Package(
         "SQLiteWorkspace",
       ]
     ),
-    // Bounded waits, signals and report logs shared by the two HTTP test targets.
+    // Bounded waits, signals and report logs shared by the test targets that talk HTTP.
     .target(
       name: "HTTPTestSupport", dependencies: ["ComposableCore"], path: "Tests/HTTPTestSupport"),
     .testTarget(name: "HTTPMessagesTests", dependencies: ["HTTPMessages", "HTTPTestSupport"]),

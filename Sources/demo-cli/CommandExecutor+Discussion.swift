@@ -11,23 +11,31 @@ extension CommandExecutor {
     }
     let id = proposalID(named: name)
     var outcome = CommandOutcome()
-    do {
-      if let text {
+    if let text {
+      do {
         let post = try await discussion.post(text, on: id)
         outcome.success(
           post.isAwaitingModeration
             ? "posted to \(name)'s discussion as \(post.author); it waits for a moderator's "
               + "approval (only they and you see it until then)"
             : "posted to \(name)'s discussion as \(post.author)")
+      } catch {
+        // Not "refused": a post whose answer was lost may have been made (the error says so).
+        outcome.fail("discuss: \(error)")
+        return outcome
       }
+    }
+    do {
       let posts = try await discussion.posts(of: id)
       outcome.info(
         posts.isEmpty
           ? "\(name)'s discussion on \(discussion.place) is empty"
           : "\(name)'s discussion on \(discussion.place) (\(Describe.count(posts.count, "post"))):")
       for post in posts { outcome.detail(Describe.post(post)) }
+    } catch  where text != nil {
+      // The post was made: reading the discussion afterwards failing does not undo it.
+      outcome.info("the discussion cannot be read now: \(error)")
     } catch {
-      // Not "refused": a post whose answer was lost may have been made (the error says so).
       outcome.fail("discuss: \(error)")
     }
     return outcome

@@ -27,8 +27,12 @@ struct ForumEditorTests {
     // Without the page's token the server shows its editor again: nothing was posted.
     var forged = form
     forged.csrf = nil
-    await #expect(throws: FossilForumError.self) {
+    let refusal = await #expect(throws: FossilForumError.self) {
       try await editor.submit(forged, fields: [.init("content", "Hello")])
+    }
+    if case .notAccepted = refusal {
+    } else {
+      Issue.record("expected the editor shown again, got \(String(describing: refusal))")
     }
     await server.stop()
   }
@@ -78,13 +82,37 @@ struct ForumEditorTests {
     let error = await #expect(throws: FossilForumError.self) {
       try await editor.submit(form, fields: [.init("content", "Hello")])
     }
-    guard case .answerLost(let request, _)? = error else {
+    if case .answerLost(let request, _, _)? = error {
+      #expect(request == "POST /forume2")
+    } else {
       Issue.record("expected a lost answer, got \(String(describing: error))")
-      return
     }
-    #expect(request == "POST /forume2")
     #expect(error?.description.contains("may or may not have been made") == true)
     #expect(posts.current == 1, "sent once, never again")
+    await server.stop()
+  }
+
+  /// A repository that stays locked refused the post: nothing was written, and it is said so
+  /// (a retry is safe), never "no answer".
+  @Test func aLockedRepositoryIsNotALostAnswer() async throws {
+    let posts = LockIsolated(0)
+    let server = try Self.newerFossil(posts: posts, lockSubmissions: true)
+    let session = FossilSession(
+      baseURL: server.baseURL,
+      configuration: FossilSessionConfiguration(
+        timeout: .seconds(10), lockedRepositoryAttempts: 2,
+        lockedRepositoryBackoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(1))))
+    _ = try await session.signIn(name: "ada", password: "irrelevant")
+    let editor = FossilForumEditor(session: session)
+    let form = try await editor.open(
+      "/forumedit",
+      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
+      action: "/forume2")
+    let error = await #expect(throws: FossilUnavailable.self) {
+      try await editor.submit(form, fields: [.init("content", "Hello")])
+    }
+    #expect(error?.nothingWasWritten == true)
+    #expect(posts.current == 2, "sent again once after the first refusal")
     await server.stop()
   }
 
@@ -137,13 +165,17 @@ struct ForumEditorTests {
   static func newerFossil(
     whoami: LockIsolated<String> = LockIsolated("ada"), editorRedirectsToLogin: Bool = false,
     anonymousPrompt: Bool = false, posts: LockIsolated<Int> = LockIsolated(0),
-    loseSubmissions: Bool = false
+    loseSubmissions: Bool = false, lockSubmissions: Bool = false
   ) throws -> LoopbackHTTPServer {
     try LoopbackHTTPServer { request in
       let base = "http://\(request.headers["Host"] ?? "")"
       if request.method == .post, request.path.hasPrefix("/forume") {
         posts.withValue { $0 += 1 }
         if loseSubmissions { return .closeWithoutAnswer }
+        if lockSubmissions {
+          // Fossil's "Database error" page for a repository another writer holds.
+          return .text("Database error: database is locked: {BEGIN IMMEDIATE}", status: 400)
+        }
       }
       switch (request.method, request.path) {
       case (.post, "/json"):

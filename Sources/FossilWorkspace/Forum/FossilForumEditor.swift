@@ -57,9 +57,10 @@ struct FossilForumEditor: Sendable {
     let response: HTTPResponse
     do {
       response = try await send(request)
-    } catch let lost as FossilUnavailable {
+    } catch let lost as FossilUnavailable where !lost.nothingWasWritten {
       // Sent, and no answer: the server may have made the post or not.
-      throw FossilForumError.answerLost(request: request.summary, reason: lost.message)
+      throw FossilForumError.answerLost(
+        request: request.summary, reason: lost.message, mayAwaitModeration: false)
     }
     switch response.status {
     case _ where Self.isLoginRedirect(response):
@@ -75,6 +76,11 @@ struct FossilForumEditor: Sendable {
         request: request.summary,
         reason: "the server showed its editor again (its CSRF defence refused the form, or "
           + "it did not take the post)")
+    case 408, 500..<600:
+      // A gateway's timeout or error may hide a post the server made.
+      throw FossilForumError.answerLost(
+        request: request.summary, reason: "HTTP status \(response.status)",
+        mayAwaitModeration: false)
     default:
       throw FossilAnswer.unexpectedStatus(response, of: request.summary)
     }

@@ -14,10 +14,11 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
   /// The server answered the submission with its editor again instead of making the post
   /// (its CSRF defence, or a form it did not accept): nothing was posted.
   case notAccepted(request: String, reason: String)
-  /// The submission was sent but its answer never came (a broken connection, a timeout): the
-  /// server may have made the post or not. The discussion shows which; send it again only if it
-  /// is not there.
-  case answerLost(request: String, reason: String)
+  /// The submission was sent but its answer never came (a broken connection, a timeout, a
+  /// gateway's error): the server may have made the post or not. The discussion shows which —
+  /// unless the person's posts wait for a moderator (`mayAwaitModeration`), which the
+  /// discussion does not list until approved: then it must not be sent again.
+  case answerLost(request: String, reason: String, mayAwaitModeration: Bool)
   /// The server made post `post`, but as `author` instead of the signed-in person: the login
   /// lapsed between the editor and the submission, and the forum lets anyone post. The post
   /// is on the forum (a moderator can remove it).
@@ -40,9 +41,12 @@ public enum FossilForumError: Error, Hashable, Sendable, CustomStringConvertible
       "There is no post \(id) in this discussion."
     case .notAccepted(let request, let reason):
       "\(request) did not make the post: \(reason). Nothing was posted."
-    case .answerLost(let request, let reason):
-      "\(request) got no answer (\(reason)): the post may or may not have been made. The "
-        + "discussion shows which; send it again only if it is not there."
+    case .answerLost(let request, let reason, let mayAwaitModeration):
+      "\(request) got no answer (\(reason)): the post may or may not have been made. "
+        + (mayAwaitModeration
+          ? "It may be waiting for a moderator, where the discussion does not show it: do not "
+            + "send it again."
+          : "The discussion shows which; send it again only if it is not there.")
     case .postedAs(let author, let expected, let post):
       "The server made post \(post.prefix(10)) as \(author), not as \(expected): the login "
         + "lapsed while posting. The post is on the forum; a moderator can remove it."

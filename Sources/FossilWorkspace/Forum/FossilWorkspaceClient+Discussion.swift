@@ -36,13 +36,14 @@ extension FossilWorkspaceClient {
   /// A post is not an authoring act: it needs a signed-in session and the forum's own
   /// capabilities, not the authoring capability. An answer lost in transit is not resent
   /// (Fossil could not tell a second copy from a new post): it is
-  /// ``FossilForumError/answerLost(request:reason:)``, and the discussion shows whether it
-  /// landed.
+  /// ``FossilForumError/answerLost(request:reason:mayAwaitModeration:)``.
   ///
   /// - Throws: ``FossilForumError/notPermittedToPost(user:)`` when the forum does not let the
   ///   person post; ``FossilForumError/signInRequired``; ``FossilForumError/emptyPost``;
   ///   ``FossilForumError/postNotFound(_:)`` for an `inReplyTo` outside the discussion;
-  ///   ``FossilWorkspaceError/proposalNotFound(_:)``. Once the server made the post:
+  ///   ``FossilWorkspaceError/proposalNotFound(_:)``;
+  ///   ``FossilForumError/answerLost(request:reason:mayAwaitModeration:)`` when the submission
+  ///   got no answer (the post may exist). Once the server made the post:
   ///   ``FossilForumError/postedAs(_:expected:post:)`` when it made it as someone else (a
   ///   login that lapsed meanwhile), ``FossilForumError/notReadBack(post:reason:)`` when it
   ///   cannot be read back — the post exists either way: do not send it again.
@@ -62,28 +63,15 @@ extension FossilWorkspaceClient {
       try await clone.pull()
       let branch = try await self.existingProposal(proposalID, in: clone)
       let before = try await Self.discussion(of: branch, in: clone)
-      let editor = FossilForumEditor(session: self.session)
-      let content = [
-        HTTPBody.FormField("mimetype", Self.postMimetype), HTTPBody.FormField("content", text),
-        HTTPBody.FormField("submit", "Submit"),
-      ]
       let posted: String
       let repliedTo: String?
-      if let thread = before.threads.first {
-        let target = try Self.post(inReplyTo, in: before) ?? before.posts.last?.id ?? thread
-        let form = try await editor.open(
-          "/forumedit",
-          query: [URLQueryItem(name: "fpid", value: target), .init(name: "reply", value: nil)],
-          action: "/forume2")
-        posted = try await editor.submit(
-          form, fields: [HTTPBody.FormField("fpid", target), .init("reply", "1")] + content)
-        repliedTo = target
-      } else {
-        if let inReplyTo { throw FossilForumError.postNotFound(inReplyTo) }
-        let title = try await self.threadTitle(of: branch, in: clone)
-        let form = try await editor.open("/forumnew", action: "/forume1")
-        posted = try await editor.submit(form, fields: [.init("title", title)] + content)
-        repliedTo = nil
+      do {
+        (posted, repliedTo) = try await self.submit(
+          text, to: before, of: branch, inReplyTo: inReplyTo, in: clone)
+      } catch FossilForumError.answerLost(let request, let reason, _) {
+        throw FossilForumError.answerLost(
+          request: request, reason: reason,
+          mayAwaitModeration: !person.capabilities.mayPostUnmoderated)
       }
       // The server made the post: from here on, no failure may read as "not posted".
       let made: FossilForumPost?
@@ -112,6 +100,34 @@ extension FossilWorkspaceClient {
         author: person.name, date: Date(), title: nil, text: text,
         mimetype: Self.postMimetype, isAwaitingModeration: true)
     }
+  }
+
+  /// Posts `text` through Fossil's editor: a reply into `discussion` (to `inReplyTo`, or its
+  /// newest post), or the first post of a new thread about `branch`. Answers the post's hash as
+  /// the server abbreviated it, and the post it replies to.
+  private func submit(
+    _ text: String, to discussion: FossilDiscussion, of branch: String, inReplyTo: String?,
+    in clone: FossilClone
+  ) async throws -> (posted: String, repliedTo: String?) {
+    let editor = FossilForumEditor(session: session)
+    let content = [
+      HTTPBody.FormField("mimetype", Self.postMimetype), HTTPBody.FormField("content", text),
+      HTTPBody.FormField("submit", "Submit"),
+    ]
+    guard let thread = discussion.threads.first else {
+      if let inReplyTo { throw FossilForumError.postNotFound(inReplyTo) }
+      let title = try await threadTitle(of: branch, in: clone)
+      let form = try await editor.open("/forumnew", action: "/forume1")
+      return (try await editor.submit(form, fields: [.init("title", title)] + content), nil)
+    }
+    let target = try Self.post(inReplyTo, in: discussion) ?? discussion.posts.last?.id ?? thread
+    let form = try await editor.open(
+      "/forumedit",
+      query: [URLQueryItem(name: "fpid", value: target), .init(name: "reply", value: nil)],
+      action: "/forume2")
+    let posted = try await editor.submit(
+      form, fields: [HTTPBody.FormField("fpid", target), .init("reply", "1")] + content)
+    return (posted, target)
   }
 
   /// The mimetype of the posts this client makes: the forum's own default.

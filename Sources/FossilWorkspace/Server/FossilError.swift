@@ -54,9 +54,14 @@ public struct FossilUnavailable: WorkspaceTransientError, Hashable, Sendable,
 {
   /// The request (method and path) and what happened.
   public var message: String
+  /// Whether the server said nothing was written (it refused for a locked repository): a
+  /// write may then be sent again without a second thought. `false` when the answer was lost,
+  /// and a write may or may not have happened.
+  public var nothingWasWritten: Bool
 
-  public init(_ message: String) {
+  public init(_ message: String, nothingWasWritten: Bool = false) {
     self.message = message
+    self.nothingWasWritten = nothingWasWritten
   }
 
   public var description: String { message }

@@ -192,7 +192,7 @@ public final class FossilSession: Sendable {
       guard refusals < lockedRepositoryAttempts else {
         throw FossilUnavailable(
           "\(request.summary): the server's repository stayed locked by another writer "
-            + "(\(refusals) attempts); nothing was written, try again")
+            + "(\(refusals) attempts); nothing was written, try again", nothingWasWritten: true)
       }
       let delay = lockedRepositoryBackoff.delay(afterFailures: refusals)
       let wait = clock.sleep(endingIn: delay)
