@@ -204,11 +204,15 @@ public enum FossilSyncError: Error, Hashable, Sendable, CustomStringConvertible 
   case relay(String)
   /// `fossil` reported an error the server sent (its words: "not authorized to write", …).
   case refused(command: String, reason: String)
+  /// The local clone could not be taken: its lock file cannot be opened, or another process
+  /// kept working on it for longer than the client waits.
+  case cloneBusy(String)
 
   public var description: String {
     switch self {
     case .relay(let reason): "the Fossil sync relay failed: \(reason)"
     case .refused(let command, let reason): "fossil \(command): the server refused: \(reason)"
+    case .cloneBusy(let reason): "the local Fossil clone cannot be used now: \(reason)"
     }
   }
 }

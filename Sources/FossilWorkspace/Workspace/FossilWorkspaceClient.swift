@@ -145,10 +145,14 @@ public struct FossilWorkspaceClient: WorkspaceIntegration {
     try await serialized(operation)
   }
 
-  /// Runs `operation` alone among this root's operations (see `serialized(_:_:)`).
+  /// Runs `operation` alone among this root's operations (see `serialized(_:_:)`): in this
+  /// process behind one gate per clone, and across processes behind the clone's lock.
   func serialized<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T)
     async throws -> T
   {
-    try await SerialGate.shared.run(clone.file.path, operation)
+    let lock = CloneLock(clone: clone.file)
+    return try await SerialGate.shared.run(clone.file.path) {
+      try await lock.holding(operation)
+    }
   }
 }
