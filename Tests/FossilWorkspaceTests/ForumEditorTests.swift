@@ -15,10 +15,7 @@ struct ForumEditorTests {
     let server = try Self.newerFossil()
     let session = try await Self.signedIn(server)
     let editor = FossilForumEditor(session: session)
-    let form = try await editor.open(
-      "/forumedit",
-      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
-      action: "/forume2")
+    let form = try await Self.replyEditor(editor)
     #expect(form.csrf == "7f3a9c&1")
     #expect(form.page == "\(server.baseURL)/forumedit?fpid=abcd1234&reply")
     let post = try await editor.submit(form, fields: [.init("content", "Hello")])
@@ -75,10 +72,7 @@ struct ForumEditorTests {
     let server = try Self.newerFossil(posts: posts, loseSubmissions: true)
     let session = try await Self.signedIn(server)
     let editor = FossilForumEditor(session: session)
-    let form = try await editor.open(
-      "/forumedit",
-      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
-      action: "/forume2")
+    let form = try await Self.replyEditor(editor)
     let error = await #expect(throws: FossilForumError.self) {
       try await editor.submit(form, fields: [.init("content", "Hello")])
     }
@@ -104,10 +98,7 @@ struct ForumEditorTests {
         lockedRepositoryBackoff: Backoff(initial: .milliseconds(1), maximum: .milliseconds(1))))
     _ = try await session.signIn(name: "ada", password: "irrelevant")
     let editor = FossilForumEditor(session: session)
-    let form = try await editor.open(
-      "/forumedit",
-      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
-      action: "/forume2")
+    let form = try await Self.replyEditor(editor)
     let error = await #expect(throws: FossilUnavailable.self) {
       try await editor.submit(form, fields: [.init("content", "Hello")])
     }
@@ -218,6 +209,14 @@ struct ForumEditorTests {
         return .text("<form action=\"/forume2\" method=\"POST\"></form>")
       }
     }
+  }
+
+  /// The fake's reply editor for post `abcd1234`, opened.
+  static func replyEditor(_ editor: FossilForumEditor) async throws -> FossilForumEditor.Form {
+    try await editor.open(
+      "/forumedit",
+      query: [URLQueryItem(name: "fpid", value: "abcd1234"), .init(name: "reply", value: nil)],
+      action: "/forume2")
   }
 
   static func signedIn(_ server: LoopbackHTTPServer) async throws -> FossilSession {
