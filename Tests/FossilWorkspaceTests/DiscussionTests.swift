@@ -1,6 +1,7 @@
 import ComposableWorkspace
 import Foundation
 import HTTPTestSupport
+import LoopbackHTTPServer
 import Testing
 
 @testable import FossilWorkspace
@@ -174,6 +175,33 @@ struct DiscussionTests {
       }
       #expect(author == "anonymous")
       #expect(expected == "ada")
+      await proxy.stop()
+    }
+  }
+
+  /// The server names a post that the pull after it does not bring, for a person whose posts
+  /// need no moderator: the post is reported as made but not read back, never as not posted.
+  @Test func aPostTheRepositoryDoesNotHoldAfterwardsIsNotReadBack() async throws {
+    try await FossilFixture.with { fixture in
+      try await fixture.repository.setCapabilities("io4", of: "ada")
+      let proxy = try FossilProxy(upstream: fixture.baseURL)
+      let harness = try await WorkspaceHarness.make(fixture, through: proxy.baseURL)
+      let record = try await harness.proposeAnEdit()
+      proxy.intercept { incoming in
+        guard incoming.path == "/forume1" else { return nil }
+        var named = HTTPServerResponse.status(302)
+        named.headers.add("Location", "\(proxy.baseURL)/forumpost/0123456789")
+        return FossilProxy.Interception(replacement: named)
+      }
+      let error = await #expect(throws: FossilForumError.self) {
+        try await harness.fossil.discuss("Looks good.", on: record.id)
+      }
+      guard case .notReadBack(let post, _)? = error else {
+        Issue.record("expected a post not read back, got \(String(describing: error))")
+        return
+      }
+      #expect(post == "0123456789")
+      #expect(error?.description.contains("do not send it again") == true)
       await proxy.stop()
     }
   }
