@@ -56,30 +56,15 @@ struct RunOperation<Action: Sendable>: Sendable {
 
   /// Whether the dependencies and issue reporters captured are the ones in force: an effect's
   /// task inherits those of the send that started it, which are usually the same, and then
-  /// nothing is bound.
-  private var isContextInForce: Bool {
+  /// nothing is bound (the store's `EffectRun` calls ``operation`` directly).
+  var isContextInForce: Bool {
     dependencies.areInstalled && reportersAreInForce
   }
 
-  /// Runs the operation off the main actor, then marks the effect finished (on the effect's
-  /// own thread, before its bookkeeping hops back). The binding of the captured context and the
-  /// error handling are out of line: each async frame between an effect's task and the user's
-  /// code costs memory while the effect is suspended.
-  func perform(_ context: EffectContext<Action>) async {
-    if isContextInForce {
-      do {
-        try await operation(Send(context))
-      } catch {
-        await handle(error, Send(context))
-      }
-    } else {
-      await runInstallingContext(context)
-    }
-    context.lifetime.markFinished()
-  }
-
-  /// Runs the operation with the captured dependencies and issue reporters bound.
-  private func runInstallingContext(_ context: EffectContext<Action>) async {
+  /// Runs the operation with the captured dependencies and issue reporters bound. Out of line
+  /// (as ``handle(_:_:)``): each async frame between an effect's task and the user's code
+  /// costs memory while the effect is suspended.
+  func runInstallingContext(_ context: EffectContext<Action>) async {
     await DependencyValues.install(dependencies) {
       await IssueReporters.$scoped.withValue(reporters) {
         do {
@@ -105,7 +90,7 @@ struct RunOperation<Action: Sendable>: Sendable {
 
   /// Cancellation ends the effect quietly (URLSession, for one, throws `URLError.cancelled`
   /// when cancelled); other errors go to the handler, or are reported.
-  private func handle(_ error: any Error, _ send: Send<Action>) async {
+  func handle(_ error: any Error, _ send: Send<Action>) async {
     guard !(error is CancellationError || Task.isCancelled) else { return }
     if let handler {
       await handler(error, send)

@@ -15,11 +15,14 @@
 /// ```
 @MainActor
 public struct StateModifier<State>: Sendable {
-  /// The effect: its lifetime, and where its modifications go.
+  /// Whether the effect's operation has returned.
   private let effect: EffectLifetime
+  /// Where its modifications go.
+  private let input: any EffectStateInput
 
   nonisolated init<Action>(context: EffectContext<Action>) {
     self.effect = context.lifetime
+    self.input = context.input
   }
 
   /// Applies `body` to the reducer's state, in order with the actions the store processes.
@@ -39,6 +42,6 @@ public struct StateModifier<State>: Sendable {
       )
       return
     }
-    effect.modify(StateModification(body, location: location))
+    input.modify(StateModification(body, location: location))
   }
 }

@@ -16,6 +16,9 @@ struct EffectKeys: Sequence, Sendable {
     first = key
   }
 
+  /// How many keys. O(1).
+  var count: Int { first == nil ? 0 : 1 + others.count }
+
   /// Adds `key` after the others.
   mutating func append(_ key: EffectKey) {
     if first == nil { first = key } else { others.append(key) }

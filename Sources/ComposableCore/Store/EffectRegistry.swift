@@ -8,32 +8,23 @@ import Foundation
 /// cancelled from any task, can take effects out of flight without racing the main actor.
 /// Change notifications are delivered on the main actor, outside the lock.
 ///
-/// Complexity: register, finish and cancel are O(k) in the number of keys involved; in-flight
-/// queries are O(1). An effect under one key (or none) costs no allocation here beyond its
-/// table entries.
+/// An effect's record (``EffectLifetime``) is its entry: the registry links records into two
+/// lists (running, and cancelled but not stopped) and indexes them by key.
+///
+/// Complexity: register, finish and cancel are O(k) in the number of keys involved, with one
+/// table operation per key and none for an effect without keys; in-flight queries are O(1).
 @usableFromInline
 package final class EffectRegistry: @unchecked Sendable {
-  package typealias Token = UInt64
   package typealias Callback = @MainActor @Sendable () -> Void
 
-  private struct Record {
-    let task: Task<Void, Never>
-    var keys: EffectKeys
-    let origin: String?
-    let lifetime: EffectLifetime?
-
-    /// `false` once the effect's operation returned, even before its bookkeeping ran. Read
-    /// with the registry's lock held.
-    var isRunning: Bool { lifetime?.isFinishedWhileLocked != true }
-  }
-
   private struct Entries {
-    var records: [Token: Record] = [:]
-    var tokensByKey: [EffectKey: EffectTokens] = [:]
+    /// Running effects, oldest first.
+    var running = EffectList()
     /// Cancelled effects that have not stopped yet: no longer in flight under any key, but
     /// still awaited by `TestStore.finish()` and named by its diagnostics.
-    var draining: [Token: Record] = [:]
-    var lastToken: Token = 0
+    var draining = EffectList()
+    var recordsByKey: [EffectKey: EffectsUnderKey] = [:]
+    var lastOrder: UInt64 = 0
     /// While positive, notifications are held back and sent once when the outermost batch ends.
     var batchDepth = 0
     var keysChangedInBatch = false
@@ -41,25 +32,31 @@ package final class EffectRegistry: @unchecked Sendable {
     var keysDidChange: Callback?
     var effectsDidChange: Callback?
 
-    /// Returns whether a key lost its last effect.
-    mutating func unindex(_ token: Token, keys: EffectKeys) -> Bool {
+    /// Takes `record` out of the index of each of its keys except `removedKey` (whose entry
+    /// the caller already took out); returns whether a key lost its last effect.
+    mutating func unindex(_ record: EffectLifetime, except removedKey: EffectKey? = nil) -> Bool {
+      // An effect under just the removed key has nothing else to take out.
+      if removedKey != nil && record.keys.count <= 1 { return false }
       var emptied = false
-      for key in keys {
-        guard let index = tokensByKey.index(forKey: key) else { continue }
-        if tokensByKey.values[index].remove(token) {
-          tokensByKey.remove(at: index)
+      for key in record.keys {
+        guard let index = recordsByKey.index(forKey: key) else { continue }
+        if recordsByKey.values[index].remove(record) {
+          recordsByKey.remove(at: index)
           emptied = true
         }
       }
       return emptied
     }
 
-    /// Takes the effect `token` out of flight (it is draining until it stops); answers its
-    /// task and whether a key lost its last effect.
-    mutating func takeOutOfFlight(_ token: Token) -> (task: Task<Void, Never>, emptied: Bool)? {
-      guard let record = records.removeValue(forKey: token) else { return nil }
-      draining[token] = record
-      return (record.task, unindex(token, keys: record.keys))
+    /// Takes a running effect out of flight (it is draining until it stops); answers whether
+    /// a key lost its last effect.
+    mutating func takeOutOfFlight(_ record: EffectLifetime, except removedKey: EffectKey? = nil)
+      -> Bool
+    {
+      running.remove(record)
+      draining.append(record)
+      record.place = .draining
+      return unindex(record, except: removedKey)
     }
 
     /// The callbacks to run for these changes, or none while a batch holds them back.
@@ -81,7 +78,8 @@ package final class EffectRegistry: @unchecked Sendable {
 
     var isEmpty: Bool { first == nil }
 
-    mutating func append(_ task: Task<Void, Never>) {
+    mutating func append(_ task: Task<Void, Never>?) {
+      guard let task else { return }
       if first == nil { first = task } else { others.append(task) }
     }
 
@@ -116,9 +114,9 @@ package final class EffectRegistry: @unchecked Sendable {
     return body(&entries)
   }
 
-  /// Runs `body` holding the registry's lock, which also guards the small per-effect state of
-  /// this store (``EffectLifetime``, `StoreTask.Box`): one lock per store, none per effect.
-  /// `body` must not call back into the registry.
+  /// Runs `body` holding the registry's lock, which also guards the records of this store's
+  /// effects (``EffectLifetime``) and its `StoreTask` boxes: one lock per store, none per
+  /// effect. `body` must not call back into the registry.
   func withLock<R>(_ body: () -> R) -> R {
     lock.lock()
     defer { lock.unlock() }
@@ -153,11 +151,11 @@ package final class EffectRegistry: @unchecked Sendable {
   }
 
   /// How many effects are running, including cancelled ones that have not stopped yet.
-  package var count: Int { withEntries { $0.records.count + $0.draining.count } }
+  package var count: Int { withEntries { $0.running.count + $0.draining.count } }
 
   /// Whether anything runs under `key`.
   package func isInFlight(_ key: EffectKey) -> Bool {
-    withEntries { $0.tokensByKey[key] != nil }
+    withEntries { $0.recordsByKey[key] != nil }
   }
 
   /// What started each effect whose work has not returned yet (recorded only when the engine
@@ -165,35 +163,34 @@ package final class EffectRegistry: @unchecked Sendable {
   /// stopped yet (their work ignores cancellation, or has not reached a suspension point).
   package var unfinishedOrigins: (running: [String], cancelled: [String]) {
     withEntries { entries in
-      func origins(_ records: [Token: Record]) -> [String] {
-        records.keys.sorted().compactMap { token in
-          records[token].flatMap { $0.isRunning ? $0.origin : nil }
+      func origins(_ list: EffectList) -> [String] {
+        var unfinished: [(order: UInt64, origin: String)] = []
+        for record in list where !record.isFinishedWhileLocked {
+          if let origin = record.origin { unfinished.append((record.order, origin)) }
         }
+        return unfinished.sorted { $0.order < $1.order }.map(\.origin)
       }
-      return (origins(entries.records), origins(entries.draining))
+      return (origins(entries.running), origins(entries.draining))
     }
   }
 
-  package func makeToken() -> Token {
-    withEntries { entries in
-      entries.lastToken &+= 1
-      return entries.lastToken
-    }
-  }
-
+  /// Registers the effect `record` runs, with its task, under `keys`.
   @MainActor
   func register(
-    _ token: Token, task: Task<Void, Never>, keys: EffectKeys, origin: String?,
-    lifetime: EffectLifetime?
+    _ record: EffectLifetime, task: Task<Void, Never>, keys: EffectKeys, origin: String?
   ) {
     withEntries { entries -> Notifications in
-      entries.records[token] = Record(task: task, keys: keys, origin: origin, lifetime: lifetime)
+      entries.lastOrder &+= 1
+      record.order = entries.lastOrder
+      record.task = task
+      record.keys = keys
+      record.origin = origin
+      record.place = .inFlight
+      entries.running.append(record)
       var keysChanged = false
       for key in keys {
-        if let index = entries.tokensByKey.index(forKey: key) {
-          entries.tokensByKey.values[index].insert(token)
-        } else {
-          entries.tokensByKey[key] = EffectTokens(token)
+        // One probe per key: the entry is made (empty) and inserted into in place.
+        if entries.recordsByKey[key, default: EffectsUnderKey()].insert(record) {
           keysChanged = true
         }
       }
@@ -203,14 +200,21 @@ package final class EffectRegistry: @unchecked Sendable {
 
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   @MainActor
-  package func finish(_ token: Token) {
+  package func finish(_ record: EffectLifetime) {
     withEntries { entries -> Notifications in
-      if entries.draining.removeValue(forKey: token) != nil {
+      switch record.place {
+      case .draining:
+        entries.draining.remove(record)
+        record.place = .ended
         return entries.notifications(keys: false, effects: true)
+      case .inFlight:
+        entries.running.remove(record)
+        record.place = .ended
+        let keysChanged = entries.unindex(record)
+        return entries.notifications(keys: keysChanged, effects: true)
+      case .unregistered, .ended:
+        return Notifications()
       }
-      guard let record = entries.records.removeValue(forKey: token) else { return Notifications() }
-      let keysChanged = entries.unindex(token, keys: record.keys)
-      return entries.notifications(keys: keysChanged, effects: true)
     }.send()
   }
 
@@ -222,10 +226,11 @@ package final class EffectRegistry: @unchecked Sendable {
     let (cancelled, notifications) = withEntries { entries -> (CancelledTasks, Notifications) in
       var cancelled = CancelledTasks()
       for key in keys {
-        // The key goes first, so its tokens are not copied while they are taken out.
-        guard let tokens = entries.tokensByKey.removeValue(forKey: key) else { continue }
-        for token in tokens {
-          if let (task, _) = entries.takeOutOfFlight(token) { cancelled.append(task) }
+        // The key goes first, so its records are not copied while they are taken out.
+        guard let records = entries.recordsByKey.removeValue(forKey: key) else { continue }
+        for record in records where record.place == .inFlight {
+          _ = entries.takeOutOfFlight(record, except: key)
+          cancelled.append(record.task)
         }
       }
       guard !cancelled.isEmpty else { return (cancelled, Notifications()) }
@@ -242,17 +247,16 @@ package final class EffectRegistry: @unchecked Sendable {
     cancel(EffectKeys(key))
   }
 
-  /// Cancels the effects with these tokens (those of one `StoreTask`), as ``cancel(_:)`` does,
-  /// from any task: they are out of flight at once; observers hear of it on the main actor.
-  package func cancel(tokens: some Sequence<Token>) {
+  /// Cancels these effects (those of one `StoreTask`), as ``cancel(_:)`` does, from any task:
+  /// they are out of flight at once; observers hear of it on the main actor.
+  func cancel(records: [EffectLifetime]) {
     let (tasks, notifications) = withEntries {
       entries -> ([Task<Void, Never>], Notifications) in
       var keysChanged = false
       var tasks: [Task<Void, Never>] = []
-      for token in tokens {
-        guard let (task, emptied) = entries.takeOutOfFlight(token) else { continue }
-        tasks.append(task)
-        keysChanged = keysChanged || emptied
+      for record in records where record.place == .inFlight {
+        keysChanged = entries.takeOutOfFlight(record) || keysChanged
+        if let task = record.task { tasks.append(task) }
       }
       guard !tasks.isEmpty else { return ([], Notifications()) }
       return (tasks, entries.notifications(keys: keysChanged, effects: true))
@@ -278,12 +282,16 @@ package final class EffectRegistry: @unchecked Sendable {
   private func takeAll() -> Notifications {
     let (tasks, notifications) = withEntries {
       entries -> ([Task<Void, Never>], Notifications) in
-      let all = entries.records
-      entries.records = [:]
-      entries.tokensByKey = [:]
-      for (token, record) in all { entries.draining[token] = record }
-      guard !all.isEmpty else { return ([], Notifications()) }
-      return (all.values.map(\.task), entries.notifications(keys: true, effects: true))
+      guard !entries.running.isEmpty else { return ([], Notifications()) }
+      var tasks: [Task<Void, Never>] = []
+      tasks.reserveCapacity(entries.running.count)
+      for record in entries.running {
+        record.place = .draining
+        if let task = record.task { tasks.append(task) }
+      }
+      entries.draining.takeAll(from: &entries.running)
+      entries.recordsByKey = [:]
+      return (tasks, entries.notifications(keys: true, effects: true))
     }
     for task in tasks { task.cancel() }
     return notifications

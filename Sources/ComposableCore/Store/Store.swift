@@ -257,12 +257,17 @@ public final class Store<State, Action: Sendable>: Observable {
 final class InFlightEffects: Observable {
   private let registrar = ObservationRegistrar()
   private let registry: EffectRegistry
+  /// Whether anything was read since the last notification. Observers are notified once and
+  /// must read again to hear of the next change, so until someone reads, a change (every
+  /// effect that starts under a new key) costs no notification.
+  private var isObserved = false
 
   @usableFromInline
   init(registry: EffectRegistry) {
     self.registry = registry
     registry.onKeysChange { [weak self] in
-      guard let self else { return }
+      guard let self, self.isObserved else { return }
+      self.isObserved = false
       self.registrar.withMutation(of: self, keyPath: \.keys) {}
     }
   }
@@ -271,6 +276,7 @@ final class InFlightEffects: Observable {
 
   func contains(_ key: EffectKey) -> Bool {
     registrar.access(self, keyPath: \.keys)
+    isObserved = true
     return registry.isInFlight(key)
   }
 }

@@ -285,11 +285,10 @@ package final class StoreEngine<State, Action: Sendable> {
     _ operation: RunOperation<Action>, keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
-    let token = registry.makeToken()
-    let run = EffectRun(engine: self, operation: operation, replies: replies, token: token)
+    let run = EffectRun(engine: self, operation: operation, replies: replies)
     let task = startTask.map { $0(operation.priority, run.taskBody) } ?? run.startTask()
-    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: run)
-    box.append(task, token: token)
+    registry.register(run, task: task, keys: keys, origin: describe(origin))
+    box.append(run)
   }
 
   /// Starts a concatenation: each step starts when the previous step's own work has finished
@@ -298,8 +297,8 @@ package final class StoreEngine<State, Action: Sendable> {
     _ effects: [Effect<Action>], keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
-    let token = registry.makeToken()
     let registry = self.registry
+    let record = EffectLifetime(registry: registry)
     let body: @Sendable () async -> Void = { [weak self] in
       for effect in effects {
         guard !Task.isCancelled else { break }
@@ -311,11 +310,11 @@ package final class StoreEngine<State, Action: Sendable> {
         guard started == true else { break }
         await StoreTask(step).finish()
       }
-      await Self.effectDidEnd(token, in: registry)
+      await Self.effectDidEnd(record)
     }
     let task = startTask?(nil, body) ?? Task(operation: body)
-    registry.register(token, task: task, keys: keys, origin: describe(origin), lifetime: nil)
-    box.append(task, token: token)
+    registry.register(record, task: task, keys: keys, origin: describe(origin))
+    box.append(record)
   }
 
   /// Starts one concatenation step outside any send, unless the concatenation was cancelled
@@ -335,8 +334,8 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// The bookkeeping of an effect that stopped, on the main actor (where change notifications
   /// are delivered).
-  private static func effectDidEnd(_ token: EffectRegistry.Token, in registry: EffectRegistry) {
-    registry.finish(token)
+  private static func effectDidEnd(_ record: EffectLifetime) {
+    record.registry.finish(record)
   }
 
   private func describe(_ origin: Action) -> String? {

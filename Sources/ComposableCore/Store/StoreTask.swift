@@ -14,21 +14,16 @@
 /// waiting. A task whose effects never end (a timer) never finishes; cancel it. In tests,
 /// prefer the bounded `finish(timeout:)` that ComposableTesting adds.
 public struct StoreTask: Sendable {
-  /// The tasks of one send; effects of that send add to it while they run. Guarded by its
+  /// The effects of one send; effects of that send add to it while they run. Guarded by its
   /// store's registry lock (no lock of its own).
   @usableFromInline
   final class Box: @unchecked Sendable {
-    private struct Started {
-      let task: Task<Void, Never>
-      let token: EffectRegistry.Token
-    }
-
-    /// Guarded by `registry`'s lock: the first task (most sends start one effect, and need no
-    /// array), then the others.
-    private var first: Started?
-    private var others: [Started] = []
-    /// The registry the tasks are registered in, so cancelling them takes them out of flight
-    /// at once, as `.cancel(id:)` does.
+    /// Guarded by `registry`'s lock: the first effect (most sends start one, and need no
+    /// array), then the others. Each is registered, so its task is set.
+    private var first: EffectLifetime?
+    private var others: [EffectLifetime] = []
+    /// The registry the effects are registered in, so cancelling them takes them out of
+    /// flight at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
 
     @usableFromInline
@@ -36,10 +31,10 @@ public struct StoreTask: Sendable {
       self.registry = registry
     }
 
-    func append(_ task: Task<Void, Never>, token: EffectRegistry.Token) {
-      let entry = Started(task: task, token: token)
+    /// Adds a registered effect.
+    func append(_ record: EffectLifetime) {
       registry.withLock {
-        if first == nil { first = entry } else { others.append(entry) }
+        if first == nil { first = record } else { others.append(record) }
       }
     }
 
@@ -50,25 +45,26 @@ public struct StoreTask: Sendable {
 
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
-      registry.withLock { allStarted.dropFirst(start).map(\.task) }
+      registry.withLock { allStarted.dropFirst(start).compactMap(\.task) }
     }
 
     /// Called with the registry's lock held.
-    private func started(at position: Int) -> Started? {
+    private func started(at position: Int) -> EffectLifetime? {
       if position == 0 { return first }
       return position - 1 < others.count ? others[position - 1] : nil
     }
 
     /// Called with the registry's lock held.
-    private var allStarted: [Started] {
+    private var allStarted: [EffectLifetime] {
       guard let first else { return [] }
       return [first] + others
     }
 
     func cancel() {
       let all = registry.withLock { allStarted }
-      registry.cancel(tokens: all.map(\.token))
-      for entry in all { entry.task.cancel() }
+      registry.cancel(records: all)
+      // Also the tasks already out of flight (cancelled by id, draining): every one it started.
+      for task in registry.withLock({ all.compactMap(\.task) }) { task.cancel() }
     }
   }
 

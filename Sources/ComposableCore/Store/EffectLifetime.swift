@@ -1,0 +1,50 @@
+/// The store's record of one running effect: whether its operation has returned, and its entry
+/// in the store's ``EffectRegistry`` (its task, its cancellation keys, and its place among the
+/// running or draining effects).
+///
+/// The registry keeps its records in the records themselves (``EffectList``), so registering,
+/// finishing and cancelling an effect touch no table but the one of its keys. A plain `.run`
+/// effect's record is its `EffectRun`, which is also its input: one object per effect.
+///
+/// Everything here is guarded by the registry's lock (a record has no lock of its own). The
+/// operation is marked finished from the effect's own thread the moment it returns, before the
+/// store's bookkeeping runs on the main actor, so "still running" checks never count an effect
+/// that has only its bookkeeping left.
+package class EffectLifetime: @unchecked Sendable {
+  /// Where a record is in its registry.
+  enum Place {
+    /// Not registered yet.
+    case unregistered
+    /// Running, in flight under its keys.
+    case inFlight
+    /// Cancelled and not stopped yet: out of flight, still awaited by `TestStore.finish()`.
+    case draining
+    /// Stopped and removed.
+    case ended
+  }
+
+  let registry: EffectRegistry
+  private var finished = false
+  var place = Place.unregistered
+  /// Set when registered.
+  var task: Task<Void, Never>?
+  var keys = EffectKeys()
+  var origin: String?
+  /// The registration order (diagnostics list the oldest effect first).
+  var order: UInt64 = 0
+  /// The links of the list the record is in (``EffectList``).
+  var next: EffectLifetime?
+  unowned(unsafe) var previous: EffectLifetime?
+
+  init(registry: EffectRegistry) {
+    self.registry = registry
+  }
+
+  /// Whether the operation returned (or never ran, having been cancelled before it began).
+  package var isFinished: Bool { registry.withLock { finished } }
+
+  /// ``isFinished`` for the registry, which holds its lock.
+  var isFinishedWhileLocked: Bool { finished }
+
+  func markFinished() { registry.withLock { finished = true } }
+}
