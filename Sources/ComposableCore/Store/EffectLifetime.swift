@@ -23,28 +23,30 @@ package class EffectLifetime: @unchecked Sendable {
     case ended
   }
 
+  // The fields below are guarded by the registry's lock, so they skip the runtime's dynamic
+  // exclusivity checks; `final`, so they are read directly, not through the class's table.
   let registry: EffectRegistry
-  private var finished = false
-  var place = Place.unregistered
+  @exclusivity(unchecked) private final var finished = false
+  @exclusivity(unchecked) final var place = Place.unregistered
   /// Set when registered.
-  var task: Task<Void, Never>?
-  var keys = EffectKeys()
-  var origin: String?
+  @exclusivity(unchecked) final var task: Task<Void, Never>?
+  @exclusivity(unchecked) final var keys = EffectKeys()
+  @exclusivity(unchecked) final var origin: String?
   /// The registration order (diagnostics list the oldest effect first).
-  var order: UInt64 = 0
+  @exclusivity(unchecked) final var order: UInt64 = 0
   /// The links of the list the record is in (``EffectList``).
-  var next: EffectLifetime?
-  unowned(unsafe) var previous: EffectLifetime?
+  @exclusivity(unchecked) final var next: EffectLifetime?
+  @exclusivity(unchecked) final unowned(unsafe) var previous: EffectLifetime?
 
   init(registry: EffectRegistry) {
     self.registry = registry
   }
 
   /// Whether the operation returned (or never ran, having been cancelled before it began).
-  package var isFinished: Bool { registry.withLock { finished } }
+  package final var isFinished: Bool { registry.withLock { finished } }
 
   /// ``isFinished`` for the registry, which holds its lock.
-  var isFinishedWhileLocked: Bool { finished }
+  final var isFinishedWhileLocked: Bool { finished }
 
-  func markFinished() { registry.withLock { finished = true } }
+  final func markFinished() { registry.withLock { finished = true } }
 }

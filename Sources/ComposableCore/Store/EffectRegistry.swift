@@ -35,8 +35,8 @@ package final class EffectRegistry: @unchecked Sendable {
     /// Takes `record` out of the index of each of its keys except `removedKey` (whose entry
     /// the caller already took out); returns whether a key lost its last effect.
     mutating func unindex(_ record: EffectLifetime, except removedKey: EffectKey? = nil) -> Bool {
-      // An effect under just the removed key has nothing else to take out.
-      if removedKey != nil && record.keys.count <= 1 { return false }
+      // An effect under no key, or under just the removed one, has nothing else to take out.
+      if record.keys.isEmpty || (removedKey != nil && record.keys.count == 1) { return false }
       var emptied = false
       for key in record.keys {
         guard let index = recordsByKey.index(forKey: key) else { continue }
@@ -174,12 +174,15 @@ package final class EffectRegistry: @unchecked Sendable {
     }
   }
 
-  /// Registers the effect `record` runs, with its task, under `keys`.
+  /// Registers the effect `record` runs, with its task, under `keys`, and adds it to the
+  /// `StoreTask` box of the send it belongs to (under the same lock).
   @MainActor
   func register(
-    _ record: EffectLifetime, task: Task<Void, Never>, keys: EffectKeys, origin: String?
+    _ record: EffectLifetime, task: Task<Void, Never>, keys: EffectKeys, origin: String?,
+    into box: StoreTask.Box
   ) {
     withEntries { entries -> Notifications in
+      box.appendWhileLocked(record)
       entries.lastOrder &+= 1
       record.order = entries.lastOrder
       record.task = task

@@ -2,19 +2,20 @@
 /// operation, and where what it sends goes. One object serves all of them (its task's closure
 /// and the effect's `send` and `modify` capture only it), so an effect costs few allocations.
 final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @unchecked Sendable {
-  /// Read on the main actor only. Weak: a running effect never keeps its store alive.
-  private weak var engine: StoreEngine<State, Action>?
+  /// Weak: a running effect never keeps its store alive.
+  private let engine: WeakEngine<State, Action>
   /// The box the effects of actions this effect sends go into.
   private let replies: StoreTask.Box
   private let operation: RunOperation<Action>
 
   init(
-    engine: StoreEngine<State, Action>, operation: RunOperation<Action>, replies: StoreTask.Box
+    engine: WeakEngine<State, Action>, registry: EffectRegistry, operation: RunOperation<Action>,
+    replies: StoreTask.Box
   ) {
     self.engine = engine
     self.operation = operation
     self.replies = replies
-    super.init(registry: engine.registry)
+    super.init(registry: registry)
   }
 
   /// Starts the effect's task as a plain task, with the closure written where the task takes
@@ -63,10 +64,10 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   private var context: EffectContext<Action> { EffectContext(input: self, lifetime: self) }
 
   func send(_ action: Action) {
-    engine?.receive(action, into: replies)
+    engine.engine?.receive(action, into: replies)
   }
 
   func modify(_ modification: StateModification) {
-    engine?.receive(modification)
+    engine.engine?.receive(modification)
   }
 }

@@ -77,6 +77,8 @@ package final class StoreEngine<State, Action: Sendable> {
     [EffectKey: @Sendable (State) -> Bool] = [:]
   /// The open windows of throttled effects (`Effect.throttle`), per key.
   var throttleWindows = ThrottleWindows()
+  /// This engine, held weakly by its running effects.
+  lazy var weakSelf: WeakEngine<State, Action> = WeakEngine(self)
 
   /// Runs once at the end of every drained batch.
   @exclusivity(unchecked) @usableFromInline package var didFinishBatch: (() -> Void)?
@@ -285,10 +287,10 @@ package final class StoreEngine<State, Action: Sendable> {
     _ operation: RunOperation<Action>, keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
-    let run = EffectRun(engine: self, operation: operation, replies: replies)
+    let run = EffectRun(
+      engine: weakSelf, registry: registry, operation: operation, replies: replies)
     let task = startTask.map { $0(operation.priority, run.taskBody) } ?? run.startTask()
-    registry.register(run, task: task, keys: keys, origin: describe(origin))
-    box.append(run)
+    registry.register(run, task: task, keys: keys, origin: describe(origin), into: box)
   }
 
   /// Starts a concatenation: each step starts when the previous step's own work has finished
@@ -313,8 +315,7 @@ package final class StoreEngine<State, Action: Sendable> {
       await Self.effectDidEnd(record)
     }
     let task = startTask?(nil, body) ?? Task(operation: body)
-    registry.register(record, task: task, keys: keys, origin: describe(origin))
-    box.append(record)
+    registry.register(record, task: task, keys: keys, origin: describe(origin), into: box)
   }
 
   /// Starts one concatenation step outside any send, unless the concatenation was cancelled

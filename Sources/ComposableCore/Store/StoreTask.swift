@@ -31,11 +31,9 @@ public struct StoreTask: Sendable {
       self.registry = registry
     }
 
-    /// Adds a registered effect.
-    func append(_ record: EffectLifetime) {
-      registry.withLock {
-        if first == nil { first = record } else { others.append(record) }
-      }
+    /// Adds an effect as it is registered. Called with the registry's lock held.
+    func appendWhileLocked(_ record: EffectLifetime) {
+      if first == nil { first = record } else { others.append(record) }
     }
 
     /// The task at `position`, once that many have started.
