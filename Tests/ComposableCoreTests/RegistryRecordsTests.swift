@@ -69,3 +69,45 @@ struct RegistryRecordsTests {
     await second.finish(timeout: .seconds(15))
   }
 }
+
+/// What an effect captures: it reports its release.
+private final class Capture: Sendable {
+  let released: LockIsolated<Bool>
+  init(released: LockIsolated<Bool>) { self.released = released }
+  deinit { released.setValue(true) }
+}
+
+private struct Capturing: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable { case start, done }
+  let released: LockIsolated<Bool>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      let capture = Capture(released: released)
+      return .run { send in
+        withExtendedLifetime(capture) {}
+        await send(.done)
+      }
+    case .done:
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite("Effect records: lifetimes")
+struct EffectRecordLifetimeTests {
+  @Test("What an effect captures is released when it ends, though its StoreTask is kept")
+  func capturesReleasedAtEnd() async {
+    let released = LockIsolated(false)
+    let store = Store(initialState: Capturing.State()) { Capturing(released: released) }
+    let task = store.send(.start)
+    await task.finish(timeout: .seconds(15))
+    // The effect's task ends right after its bookkeeping; give it a bounded moment.
+    for _ in 0..<1_000 where !released.current { await Task.yield() }
+    #expect(released.current, "the effect's captures outlived it (held by its StoreTask)")
+    withExtendedLifetime(task) {}
+  }
+}

@@ -34,6 +34,10 @@ package class EffectLifetime: @unchecked Sendable {
   @exclusivity(unchecked) final var origin: String?
   /// The registration order (diagnostics list the oldest effect first).
   @exclusivity(unchecked) final var order: UInt64 = 0
+  /// The `StoreTask` box of the send the effect belongs to, and its position there, until it
+  /// ends (the box then forgets the record).
+  @exclusivity(unchecked) final var box: StoreTask.Box?
+  @exclusivity(unchecked) final var positionInBox = 0
   /// The links of the list the record is in (``EffectList``).
   @exclusivity(unchecked) final var next: EffectLifetime?
   @exclusivity(unchecked) final unowned(unsafe) var previous: EffectLifetime?

@@ -182,7 +182,8 @@ package final class EffectRegistry: @unchecked Sendable {
     into box: StoreTask.Box
   ) {
     withEntries { entries -> Notifications in
-      box.appendWhileLocked(record)
+      record.positionInBox = box.appendWhileLocked(task, record: record)
+      record.box = box
       entries.lastOrder &+= 1
       record.order = entries.lastOrder
       record.task = task
@@ -205,6 +206,8 @@ package final class EffectRegistry: @unchecked Sendable {
   @MainActor
   package func finish(_ record: EffectLifetime) {
     withEntries { entries -> Notifications in
+      record.box?.forgetRecordWhileLocked(at: record.positionInBox)
+      record.box = nil
       switch record.place {
       case .draining:
         entries.draining.remove(record)

@@ -18,10 +18,18 @@ public struct StoreTask: Sendable {
   /// store's registry lock (no lock of its own).
   @usableFromInline
   final class Box: @unchecked Sendable {
+    private struct Started {
+      let task: Task<Void, Never>
+      /// The effect's record while it runs, so cancelling this send takes it out of flight.
+      /// Dropped when it ends: a send's task, which callers may keep, must not keep what the
+      /// effect captured (nor this box, which the effect holds for the actions it sends).
+      var record: EffectLifetime?
+    }
+
     /// Guarded by `registry`'s lock: the first effect (most sends start one, and need no
-    /// array), then the others. Each is registered, so its task is set.
-    private var first: EffectLifetime?
-    private var others: [EffectLifetime] = []
+    /// array), then the others.
+    private var first: Started?
+    private var others: [Started] = []
     /// The registry the effects are registered in, so cancelling them takes them out of
     /// flight at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
@@ -31,9 +39,22 @@ public struct StoreTask: Sendable {
       self.registry = registry
     }
 
-    /// Adds an effect as it is registered. Called with the registry's lock held.
-    func appendWhileLocked(_ record: EffectLifetime) {
-      if first == nil { first = record } else { others.append(record) }
+    /// Adds an effect as it is registered; returns its position. Called with the registry's
+    /// lock held.
+    func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> Int {
+      let started = Started(task: task, record: record)
+      if first == nil {
+        first = started
+        return 0
+      }
+      others.append(started)
+      return others.count
+    }
+
+    /// Forgets the record of the effect at `position`, which ended. Called with the
+    /// registry's lock held.
+    func forgetRecordWhileLocked(at position: Int) {
+      if position == 0 { first?.record = nil } else { others[position - 1].record = nil }
     }
 
     /// The task at `position`, once that many have started.
@@ -43,26 +64,26 @@ public struct StoreTask: Sendable {
 
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
-      registry.withLock { allStarted.dropFirst(start).compactMap(\.task) }
+      registry.withLock { allStarted.dropFirst(start).map(\.task) }
     }
 
     /// Called with the registry's lock held.
-    private func started(at position: Int) -> EffectLifetime? {
+    private func started(at position: Int) -> Started? {
       if position == 0 { return first }
       return position - 1 < others.count ? others[position - 1] : nil
     }
 
     /// Called with the registry's lock held.
-    private var allStarted: [EffectLifetime] {
+    private var allStarted: [Started] {
       guard let first else { return [] }
       return [first] + others
     }
 
     func cancel() {
       let all = registry.withLock { allStarted }
-      registry.cancel(records: all)
+      registry.cancel(records: all.compactMap(\.record))
       // Also the tasks already out of flight (cancelled by id, draining): every one it started.
-      for task in registry.withLock({ all.compactMap(\.task) }) { task.cancel() }
+      for started in all { started.task.cancel() }
     }
   }
 
