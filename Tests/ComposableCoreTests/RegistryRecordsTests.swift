@@ -106,7 +106,10 @@ struct EffectRecordLifetimeTests {
     let task = store.send(.start)
     await task.finish(timeout: .seconds(15))
     // The effect's task ends right after its bookkeeping; give it a bounded moment.
-    for _ in 0..<1_000 where !released.current { await Task.yield() }
+    let deadline = ContinuousClock.now + .seconds(15)
+    while !released.current, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
     #expect(released.current, "the effect's captures outlived it (held by its StoreTask)")
     withExtendedLifetime(task) {}
   }

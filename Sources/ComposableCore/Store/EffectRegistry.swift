@@ -78,8 +78,7 @@ package final class EffectRegistry: @unchecked Sendable {
 
     var isEmpty: Bool { first == nil }
 
-    mutating func append(_ task: Task<Void, Never>?) {
-      guard let task else { return }
+    mutating func append(_ task: Task<Void, Never>) {
       if first == nil { first = task } else { others.append(task) }
     }
 
@@ -163,14 +162,16 @@ package final class EffectRegistry: @unchecked Sendable {
   /// stopped yet (their work ignores cancellation, or has not reached a suspension point).
   package var unfinishedOrigins: (running: [String], cancelled: [String]) {
     withEntries { entries in
-      func origins(_ list: EffectList) -> [String] {
+      func origins(_ list: EffectList) -> [(order: UInt64, origin: String)] {
         var unfinished: [(order: UInt64, origin: String)] = []
         for record in list where !record.isFinishedWhileLocked {
           if let origin = record.origin { unfinished.append((record.order, origin)) }
         }
-        return unfinished.sorted { $0.order < $1.order }.map(\.origin)
+        return unfinished
       }
-      return (origins(entries.running), origins(entries.draining))
+      // The running list is in registration order; the draining one in cancellation order.
+      let cancelled = origins(entries.draining).sorted { $0.order < $1.order }
+      return (origins(entries.running).map(\.origin), cancelled.map(\.origin))
     }
   }
 
@@ -236,7 +237,7 @@ package final class EffectRegistry: @unchecked Sendable {
         guard let records = entries.recordsByKey.removeValue(forKey: key) else { continue }
         for record in records where record.place == .inFlight {
           _ = entries.takeOutOfFlight(record, except: key)
-          cancelled.append(record.task)
+          if let task = record.task { cancelled.append(task) }
         }
       }
       guard !cancelled.isEmpty else { return (cancelled, Notifications()) }
@@ -259,12 +260,14 @@ package final class EffectRegistry: @unchecked Sendable {
     let (tasks, notifications) = withEntries {
       entries -> ([Task<Void, Never>], Notifications) in
       var keysChanged = false
+      var tookAny = false
       var tasks: [Task<Void, Never>] = []
       for record in records where record.place == .inFlight {
         keysChanged = entries.takeOutOfFlight(record) || keysChanged
+        tookAny = true
         if let task = record.task { tasks.append(task) }
       }
-      guard !tasks.isEmpty else { return ([], Notifications()) }
+      guard tookAny else { return ([], Notifications()) }
       return (tasks, entries.notifications(keys: keysChanged, effects: true))
     }
     for task in tasks { task.cancel() }

@@ -55,13 +55,15 @@ struct EffectsUnderKey: Sequence {
     return false
   }
 
-  /// Removes `record`; answers whether none is left.
+  /// Removes `record`; answers whether none is left (the key's entry should then go).
   mutating func remove(_ record: EffectLifetime) -> Bool {
     switch storage {
     case .none:
       return true
     case .one(let existing):
-      return existing === record
+      guard existing === record else { return false }
+      storage = .none
+      return true
     case .many(var records):
       storage = .none
       records[ObjectIdentifier(record)] = nil

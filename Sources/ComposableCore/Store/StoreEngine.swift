@@ -312,6 +312,7 @@ package final class StoreEngine<State, Action: Sendable> {
         guard started == true else { break }
         await StoreTask(step).finish()
       }
+      record.markFinished()  // its steps have ended: only the bookkeeping is left
       await Self.effectDidEnd(record)
     }
     let task = startTask?(nil, body) ?? Task(operation: body)

@@ -6,9 +6,9 @@
   import Musl
 #endif
 
-/// The platform's plain mutex (`os_unfair_lock` on Apple platforms, an adaptive
-/// `pthread_mutex_t` elsewhere) in one allocation of its own: `NSLock` costs an object and, on Linux, a mutex
-/// allocated beside it, and the core takes a lock for every effect.
+/// The platform's plain mutex (`os_unfair_lock` on Apple platforms, a `pthread_mutex_t`,
+/// adaptive with glibc, elsewhere) in one allocation of its own: `NSLock` costs an object and,
+/// on Linux, a mutex allocated beside it, and the core takes a lock for every effect.
 ///
 /// Not recursive. Noncopyable: the one value owns the mutex and frees it when it ends (its
 /// owner's `deinit`), so no copy can outlive it and nothing frees it twice.
@@ -36,13 +36,15 @@ struct PlatformLock: ~Copyable, @unchecked Sendable {
       primitive.initialize(to: os_unfair_lock())
     #else
       primitive.initialize(to: pthread_mutex_t())
-      // Adaptive: a thread that finds it held spins briefly before sleeping in the kernel. The
-      // core's critical sections are a few table operations, and an effect finishing on a
-      // worker thread while the main actor registers another otherwise costs both a futex
-      // wait and wake (BENCHMARKS.md, "Effects at the runtime's floor").
       var attributes = pthread_mutexattr_t()
       pthread_mutexattr_init(&attributes)
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+      #if canImport(Glibc)
+        // Adaptive (glibc only): a thread that finds it held spins briefly before sleeping in
+        // the kernel. The core's critical sections are a few table operations, and an effect
+        // finishing on a worker thread while the main actor registers another otherwise costs
+        // both a futex wait and wake (BENCHMARKS.md, "Effects at the runtime's floor").
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+      #endif
       let initialized = pthread_mutex_init(primitive, &attributes)
       pthread_mutexattr_destroy(&attributes)
       assert(initialized == 0, "pthread_mutex_init failed: \(initialized)")
