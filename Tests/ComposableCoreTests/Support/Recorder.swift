@@ -105,13 +105,27 @@ final class Gate: Sendable {
 }
 
 /// Logs "`name` started", then sleeps until cancelled and logs "`name` cancelled".
+///
+/// "started" is logged once the cancellation handler is in place, so a cancellation after it
+/// logs "cancelled" on the cancelling thread before `cancel()` returns: a test that saw
+/// "started" can read "cancelled" right after cancelling. An effect cancelled before it got
+/// here logs neither (as one cancelled before it began): the two always come as a pair.
 func sleepUntilCancelled(recording log: Log<String>, as name: String) async {
-  log.append("\(name) started")
+  let started = LockIsolated(false)
   await withTaskCancellationHandler {
+    let logged = started.withValue { started -> Bool in
+      guard !Task.isCancelled else { return false }
+      log.append("\(name) started")
+      started = true
+      return true
+    }
+    guard logged else { return }
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(3600))
     }
   } onCancel: {
-    log.append("\(name) cancelled")
+    started.withValue { started in
+      if started { log.append("\(name) cancelled") }
+    }
   }
 }
