@@ -8,6 +8,14 @@ struct EffectContext<Action: Sendable>: Sendable {
   /// Whether the effect's operation has returned.
   let lifetime: EffectLifetime
 
+  /// Always inlined: an effect's task makes its context right before calling the operation,
+  /// and an opaque call's result would take room in the task's frame across the wait.
+  @inline(__always)
+  init(input: any EffectInput<Action>, lifetime: EffectLifetime) {
+    self.input = input
+    self.lifetime = lifetime
+  }
+
   @MainActor
   func send(_ action: Action) { input.send(action) }
 

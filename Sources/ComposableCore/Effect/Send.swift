@@ -14,7 +14,8 @@ public struct Send<Action: Sendable>: Sendable {
   let context: EffectContext<Action>
 
   /// Not the synthesized initializer: that one would be isolated to the main actor, and an
-  /// effect's context is made off it.
+  /// effect's context is made off it. Always inlined, as ``EffectContext``'s.
+  @inline(__always)
   nonisolated init(_ context: EffectContext<Action>) {
     self.context = context
   }

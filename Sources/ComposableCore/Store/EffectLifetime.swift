@@ -52,5 +52,9 @@ package class EffectLifetime: @unchecked Sendable {
   /// ``isFinished`` for the registry, which holds its lock.
   final var isFinishedWhileLocked: Bool { finished }
 
+  /// Never inlined: inlined into an effect's task, it reads the registry before the hop back
+  /// to the main actor, and the task's frame keeps that across the hop (8 bytes that can cost
+  /// a suspended effect a second allocator slab).
+  @inline(never)
   final func markFinished() { registry.withLock { finished = true } }
 }

@@ -2,6 +2,9 @@
 /// operation, and where what it sends goes. One object serves all of them (its task's closure
 /// and the effect's `send` and `modify` capture only it), so an effect costs few allocations.
 final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @unchecked Sendable {
+  /// The operation's closure. First, at an offset fixed for every `State` and `Action`: the
+  /// task reads it without the type's metadata.
+  private let body: RunOperation<Action>.Operation
   /// Weak: a running effect never keeps its store alive.
   private let engine: WeakEngine<State, Action>
   /// The box the effects of actions this effect sends go into.
@@ -12,6 +15,7 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     engine: WeakEngine<State, Action>, registry: EffectRegistry, operation: RunOperation<Action>,
     replies: StoreTask.Box
   ) {
+    self.body = operation.operation
     self.engine = engine
     self.operation = operation
     self.replies = replies
@@ -20,8 +24,21 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
 
   /// Starts the effect's task as a plain task, with the closure written where the task takes
   /// it (a closure passed on from elsewhere costs the task another allocation).
+  ///
+  /// When the dependencies and issue reporters the effect captured are those in force (the
+  /// task inherits them from here), the task calls the operation directly, with its closure
+  /// and `send` captured: the task's frame then holds little more than a plain task's, which
+  /// keeps a suspended effect within the task allocator's first slab (984 bytes, with
+  /// `Task.sleep`'s frames) instead of costing it a second one.
   func startTask() -> Task<Void, Never> {
-    Task(priority: operation.priority) { @MainActor in await self.run() }
+    guard operation.isContextInForce else {
+      return Task(priority: operation.priority) { @MainActor in await self.run() }
+    }
+    return Task(priority: operation.priority) { @MainActor in
+      guard self.begin() else { return }
+      await Self.perform(self.body, Send(self.context), for: self)
+      self.registry.finish(self)
+    }
   }
 
   /// The closure the effect's task runs, for a test store that starts tasks its own way.
@@ -29,38 +46,59 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     { @MainActor in await self.run() }
   }
 
-  /// The effect's task. It begins on the main actor, after the reduce and batch that started
-  /// it: an effect cancelled before then (in the same turn) never runs its operation. The
-  /// operation runs off the main actor and marks the effect finished there, the moment it
-  /// returns (a test store's exact waits count on it); the bookkeeping comes back here.
-  @MainActor @inline(__always)
+  /// The effect's task, in any context. It begins on the main actor, after the reduce and
+  /// batch that started it: an effect cancelled before then (in the same turn) never runs its
+  /// operation. The operation runs off the main actor and marks the effect finished there, the
+  /// moment it returns (a test store's exact waits count on it); the bookkeeping comes back
+  /// here.
+  @MainActor
   private func run() async {
-    if Task.isCancelled {
-      markFinished()
-    } else {
-      await perform()
-    }
+    guard begin() else { return }
+    await performInstallingContext()
     registry.finish(self)
   }
 
-  /// The operation, off the main actor. Inlined into the task's closure, and it keeps nothing
-  /// but `self` and the operation's closure across the wait: every byte of the task's frames
-  /// is held while the effect is suspended, and a chain that outgrows the task allocator's
-  /// first slab (984 bytes, with `Task.sleep`'s frames) costs every effect a second one.
-  @inline(__always)
-  private func perform() async {
-    if operation.isContextInForce {
-      do {
-        try await operation.operation(Send(context))
-      } catch {
-        await operation.handle(error, Send(context))
-      }
-    } else {
-      await operation.runInstallingContext(context)
-    }
+  /// Whether the operation may begin: an effect cancelled before its task began ends here.
+  @MainActor
+  private func begin() -> Bool {
+    guard Task.isCancelled else { return true }
     markFinished()
+    registry.finish(self)
+    return false
   }
 
+  /// The operation, off the main actor, called directly. Inlined into the task's closure: it
+  /// keeps nothing across the wait but what the closure captured.
+  @inline(__always)
+  private static func perform(
+    _ operation: RunOperation<Action>.Operation, _ send: Send<Action>, for run: EffectRun
+  ) async {
+    do {
+      try await operation(send)
+    } catch {
+      await run.handle(error)
+    }
+    run.markFinished()
+  }
+
+  /// The operation, off the main actor, with its captured context bound when it is not the
+  /// one in force.
+  private func performInstallingContext() async {
+    if operation.isContextInForce {
+      await Self.perform(operation.operation, Send(context), for: self)
+    } else {
+      await operation.runInstallingContext(context)
+      markFinished()
+    }
+  }
+
+  /// Out of line: an error's handling costs the task's frame nothing until it happens.
+  @inline(never)
+  private func handle(_ error: any Error) async {
+    await operation.handle(error, Send(context))
+  }
+
+  @inline(__always)
   private var context: EffectContext<Action> { EffectContext(input: self, lifetime: self) }
 
   func send(_ action: Action) {
