@@ -1,41 +1,30 @@
 /// The async work of a `.run` effect, with the context captured when it was built.
 ///
 /// The user's operation is stored as it was given (a plain `.run`'s closure is called
-/// directly from the effect's task), and errors are handled here: every async frame between a
-/// task and the user's code can cost the task a second allocator slab (1 KB).
+/// directly from the effect's task): every async frame between a task and the user's code can
+/// cost the task a second allocator slab (1 KB).
 @usableFromInline
 struct RunOperation<Action: Sendable>: Sendable {
   typealias Operation = @Sendable (Send<Action>) async throws -> Void
   typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
 
-  let priority: TaskPriority?
-  let dependencies: DependencyValues
-  let reporters: [any IssueReporter]?
   let operation: Operation
   let handler: ErrorHandler?
-  let location: IssueLocation
+  let captured: CapturedContext
 
   init(
     priority: TaskPriority?, location: IssueLocation, operation: @escaping Operation,
     handler: ErrorHandler?
   ) {
-    self.priority = priority
-    self.dependencies = DependencyValues.current
-    self.reporters = IssueReporters.scoped
-    self.location = location
-    self.operation = operation
-    self.handler = handler
+    self.init(
+      operation: operation, handler: handler,
+      captured: CapturedContext(priority: priority, location: location))
   }
 
-  private init<Other>(
-    copying other: RunOperation<Other>, operation: @escaping Operation, handler: ErrorHandler?
-  ) {
-    self.priority = other.priority
-    self.dependencies = other.dependencies
-    self.reporters = other.reporters
-    self.location = other.location
+  private init(operation: @escaping Operation, handler: ErrorHandler?, captured: CapturedContext) {
     self.operation = operation
     self.handler = handler
+    self.captured = captured
   }
 
   /// The same operation with its context transformed (action embedding, state lifting).
@@ -51,63 +40,7 @@ struct RunOperation<Action: Sendable>: Sendable {
       transformedHandler = { error, send in await handler(error, Send(transform(send.context))) }
     }
     return RunOperation<NewAction>(
-      copying: self, operation: transformedOperation, handler: transformedHandler)
-  }
-
-  /// Whether the dependencies and issue reporters captured are the ones in force: an effect's
-  /// task inherits those of the send that started it, which are usually the same, and then
-  /// nothing is bound (the store's `EffectRun` calls ``operation`` directly).
-  var isContextInForce: Bool {
-    dependencies.areInstalled && reportersAreInForce
-  }
-
-  /// Runs the operation with the captured dependencies and issue reporters bound. Out of line
-  /// (as ``handle(_:_:)``): each async frame between an effect's task and the user's code
-  /// costs memory while the effect is suspended.
-  func runInstallingContext(_ context: EffectContext<Action>) async {
-    await DependencyValues.install(dependencies) {
-      await IssueReporters.$scoped.withValue(reporters) {
-        do {
-          try await operation(Send(context))
-        } catch {
-          await handle(error, Send(context))
-        }
-      }
-    }
-  }
-
-  /// Whether the reporters in force are the captured ones (the same array, or none).
-  private var reportersAreInForce: Bool {
-    switch (reporters, IssueReporters.scoped) {
-    case (nil, nil): true
-    case (let captured?, let current?):
-      captured.withUnsafeBufferPointer { captured in
-        current.withUnsafeBufferPointer { $0.baseAddress == captured.baseAddress }
-      }
-    default: false
-    }
-  }
-
-  /// Cancellation ends the effect quietly (URLSession, for one, throws `URLError.cancelled`
-  /// when cancelled); other errors go to the handler, or are reported.
-  func handle(_ error: any Error, _ send: Send<Action>) async {
-    guard !(error is CancellationError || Task.isCancelled) else { return }
-    if let handler {
-      await handler(error, send)
-    } else {
-      reportUnhandled(error)
-    }
-  }
-
-  private func reportUnhandled(_ error: any Error) {
-    reportIssue(
-      """
-      An effect threw an error that nothing handled: \(String(reflecting: error)). \
-      Handle it with `catch:` on `.run`, or inside the operation.
-      """,
-      fileID: location.fileID, filePath: location.filePath, line: location.line,
-      column: location.column
-    )
+      operation: transformedOperation, handler: transformedHandler, captured: captured)
   }
 }
 

@@ -28,16 +28,15 @@ package class EffectLifetime: @unchecked Sendable {
   let registry: EffectRegistry
   @exclusivity(unchecked) private final var finished = false
   @exclusivity(unchecked) final var place = Place.unregistered
+  /// The record's position in its `StoreTask` box (beside the flags above, in what would
+  /// otherwise be padding).
+  @exclusivity(unchecked) final var positionInBox: UInt32 = 0
   /// Set when registered.
   @exclusivity(unchecked) final var task: Task<Void, Never>?
   @exclusivity(unchecked) final var keys = EffectKeys()
-  @exclusivity(unchecked) final var origin: String?
-  /// The registration order (diagnostics list the oldest effect first).
-  @exclusivity(unchecked) final var order: UInt64 = 0
-  /// The `StoreTask` box of the send the effect belongs to, and its position there, until it
-  /// ends (the box then forgets the record).
+  /// The `StoreTask` box of the send the effect belongs to, until it ends (the box then
+  /// forgets the record).
   @exclusivity(unchecked) final var box: StoreTask.Box?
-  @exclusivity(unchecked) final var positionInBox = 0
   /// The links of the list the record is in (``EffectList``).
   @exclusivity(unchecked) final var next: EffectLifetime?
   @exclusivity(unchecked) final unowned(unsafe) var previous: EffectLifetime?

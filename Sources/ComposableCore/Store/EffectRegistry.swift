@@ -24,6 +24,9 @@ package final class EffectRegistry: @unchecked Sendable {
     /// still awaited by `TestStore.finish()` and named by its diagnostics.
     var draining = EffectList()
     var recordsByKey: [EffectKey: EffectsUnderKey] = [:]
+    /// What started each effect, with its registration order, when the engine records it (a
+    /// test store's diagnostics): kept here, not in every record.
+    var origins: [ObjectIdentifier: (order: UInt64, origin: String)] = [:]
     var lastOrder: UInt64 = 0
     /// While positive, notifications are held back and sent once when the outermost batch ends.
     var batchDepth = 0
@@ -165,7 +168,7 @@ package final class EffectRegistry: @unchecked Sendable {
       func origins(_ list: EffectList) -> [(order: UInt64, origin: String)] {
         var unfinished: [(order: UInt64, origin: String)] = []
         for record in list where !record.isFinishedWhileLocked {
-          if let origin = record.origin { unfinished.append((record.order, origin)) }
+          if let entry = entries.origins[ObjectIdentifier(record)] { unfinished.append(entry) }
         }
         return unfinished
       }
@@ -185,11 +188,12 @@ package final class EffectRegistry: @unchecked Sendable {
     withEntries { entries -> Notifications in
       record.positionInBox = box.appendWhileLocked(task, record: record)
       record.box = box
-      entries.lastOrder &+= 1
-      record.order = entries.lastOrder
+      if let origin {
+        entries.lastOrder &+= 1
+        entries.origins[ObjectIdentifier(record)] = (entries.lastOrder, origin)
+      }
       record.task = task
       record.keys = keys
-      record.origin = origin
       record.place = .inFlight
       entries.running.append(record)
       var keysChanged = false
@@ -209,6 +213,7 @@ package final class EffectRegistry: @unchecked Sendable {
     withEntries { entries -> Notifications in
       record.box?.forgetRecordWhileLocked(at: record.positionInBox)
       record.box = nil
+      if !entries.origins.isEmpty { entries.origins[ObjectIdentifier(record)] = nil }
       switch record.place {
       case .draining:
         entries.draining.remove(record)

@@ -2,22 +2,24 @@
 /// operation, and where what it sends goes. One object serves all of them (its task's closure
 /// and the effect's `send` and `modify` capture only it), so an effect costs few allocations.
 final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @unchecked Sendable {
-  /// The operation's closure. First, at an offset fixed for every `State` and `Action`: the
-  /// task reads it without the type's metadata.
-  private let body: RunOperation<Action>.Operation
+  // The operation's parts, first: at offsets fixed for every `State` and `Action`, so the
+  // task reads them without the type's metadata.
+  private let operation: RunOperation<Action>.Operation
+  private let handler: RunOperation<Action>.ErrorHandler?
+  private let captured: CapturedContext
   /// Weak: a running effect never keeps its store alive.
   private let engine: WeakEngine<State, Action>
   /// The box the effects of actions this effect sends go into.
   private let replies: StoreTask.Box
-  private let operation: RunOperation<Action>
 
   init(
     engine: WeakEngine<State, Action>, registry: EffectRegistry, operation: RunOperation<Action>,
     replies: StoreTask.Box
   ) {
-    self.body = operation.operation
+    self.operation = operation.operation
+    self.handler = operation.handler
+    self.captured = operation.captured
     self.engine = engine
-    self.operation = operation
     self.replies = replies
     super.init(registry: registry)
   }
@@ -31,12 +33,12 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// keeps a suspended effect within the task allocator's first slab (984 bytes, with
   /// `Task.sleep`'s frames) instead of costing it a second one.
   func startTask() -> Task<Void, Never> {
-    guard operation.isContextInForce else {
-      return Task(priority: operation.priority) { @MainActor in await self.run() }
+    guard captured.isInForce else {
+      return Task(priority: captured.priority) { @MainActor in await self.run() }
     }
-    return Task(priority: operation.priority) { @MainActor in
+    return Task(priority: captured.priority) { @MainActor in
       guard self.begin() else { return }
-      await Self.perform(self.body, Send(self.context), for: self)
+      await Self.perform(self.operation, Send(self.context), for: self)
       self.registry.finish(self)
     }
   }
@@ -76,7 +78,9 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     do {
       try await operation(send)
     } catch {
-      await run.handle(error)
+      // A cancelled effect ends quietly, without a call (cancelling 10,000 effects makes
+      // 10,000 of these); other errors go to the handler.
+      if !endsEffectQuietly(error) { await run.handle(error) }
     }
     run.markFinished()
   }
@@ -84,18 +88,17 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// The operation, off the main actor, with its captured context bound when it is not the
   /// one in force.
   private func performInstallingContext() async {
-    if operation.isContextInForce {
-      await Self.perform(operation.operation, Send(context), for: self)
+    if captured.isInForce {
+      await Self.perform(operation, Send(context), for: self)
     } else {
-      await operation.runInstallingContext(context)
-      markFinished()
+      await captured.install { await Self.perform(operation, Send(context), for: self) }
     }
   }
 
   /// Out of line: an error's handling costs the task's frame nothing until it happens.
   @inline(never)
   private func handle(_ error: any Error) async {
-    await operation.handle(error, Send(context))
+    await captured.handle(error, Send(context), handler: handler)
   }
 
   @inline(__always)

@@ -289,7 +289,7 @@ package final class StoreEngine<State, Action: Sendable> {
   ) {
     let run = EffectRun(
       engine: weakSelf, registry: registry, operation: operation, replies: replies)
-    let task = startTask.map { $0(operation.priority, run.taskBody) } ?? run.startTask()
+    let task = startTask.map { $0(operation.captured.priority, run.taskBody) } ?? run.startTask()
     registry.register(run, task: task, keys: keys, origin: describe(origin), into: box)
   }
 

@@ -41,20 +41,20 @@ public struct StoreTask: Sendable {
 
     /// Adds an effect as it is registered; returns its position. Called with the registry's
     /// lock held.
-    func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> Int {
+    func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> UInt32 {
       let started = Started(task: task, record: record)
       if first == nil {
         first = started
         return 0
       }
       others.append(started)
-      return others.count
+      return UInt32(truncatingIfNeeded: others.count)
     }
 
     /// Forgets the record of the effect at `position`, which ended. Called with the
     /// registry's lock held.
-    func forgetRecordWhileLocked(at position: Int) {
-      if position == 0 { first?.record = nil } else { others[position - 1].record = nil }
+    func forgetRecordWhileLocked(at position: UInt32) {
+      if position == 0 { first?.record = nil } else { others[Int(position) - 1].record = nil }
     }
 
     /// The task at `position`, once that many have started.
@@ -65,6 +65,14 @@ public struct StoreTask: Sendable {
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
       registry.withLock { allStarted.dropFirst(start).map(\.task) }
+    }
+
+    /// Whether every effect started so far has ended, bookkeeping included (the box forgot its
+    /// record): nothing of this send runs any more, nor can start anything.
+    var hasEnded: Bool {
+      registry.withLock {
+        first?.record == nil && others.allSatisfy { $0.record == nil }
+      }
     }
 
     /// Called with the registry's lock held.
@@ -112,7 +120,8 @@ public struct StoreTask: Sendable {
   /// Waits on the caller's actor (on the main actor when called from it), so a round trip
   /// `await store.send(.ping).finish()` makes no hop of its own.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
-    guard let box else { return }
+    // Already over (a batch of sends finished one after another): no handler to install.
+    guard let box, !box.hasEnded else { return }
     await withTaskCancellationHandler {
       var awaited = 0
       while let task = box.task(at: awaited) {

@@ -10,7 +10,8 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
   /// Wraps `base`. Wrapping an `AnyHashableSendable` again unwraps it first, so equality is
   /// never defeated by double wrapping.
   public init(_ base: some Hashable & Sendable) {
-    if let already = base as? AnyHashableSendable {
+    // The type is compared first: a cast of every id costs more than the rest of wrapping.
+    if type(of: base) == AnyHashableSendable.self, let already = base as? AnyHashableSendable {
       self = already
     } else {
       self.boxed = AnyHashable(base)
