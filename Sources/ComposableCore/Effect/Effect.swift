@@ -102,9 +102,9 @@ public struct Effect<Action: Sendable>: Sendable {
   /// (observers hear of it once).
   public static func cancel(ids: [any Hashable & Sendable]) -> Self {
     guard !ids.isEmpty else { return .none }
-    let keys = ids.reduce(into: EffectKeys()) { keys, id in
-      keys.append(EffectKey(id: AnyHashableSendable(id)))
-    }
+    var keys = EffectKeys()
+    keys.reserveCapacity(ids.count)
+    for id in ids { keys.append(EffectKey(id: AnyHashableSendable(id))) }
     return Self(.cancel(keys))
   }
 }

@@ -22,6 +22,11 @@ struct EffectKeys: Sequence, Sendable {
   /// How many keys. O(1).
   var count: Int { first == nil ? 0 : 1 + others.count }
 
+  /// Makes room for `count` keys in all.
+  mutating func reserveCapacity(_ count: Int) {
+    others.reserveCapacity(count - 1)
+  }
+
   /// Adds `key` after the others.
   mutating func append(_ key: EffectKey) {
     if first == nil { first = key } else { others.append(key) }

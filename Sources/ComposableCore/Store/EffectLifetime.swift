@@ -31,6 +31,9 @@ package class EffectLifetime: @unchecked Sendable {
   /// The record's position in its `StoreTask` box (beside the flags above, in what would
   /// otherwise be padding).
   @exclusivity(unchecked) final var positionInBox: UInt32 = 0
+  /// How many keys the effect runs under (saturating), so finishing or cancelling one reads
+  /// no copy of ``keys`` for the common cases (none, one).
+  @exclusivity(unchecked) final var keyCount: UInt16 = 0
   /// Set when registered.
   @exclusivity(unchecked) final var task: Task<Void, Never>?
   @exclusivity(unchecked) final var keys = EffectKeys()

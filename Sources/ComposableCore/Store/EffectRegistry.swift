@@ -39,7 +39,7 @@ package final class EffectRegistry: @unchecked Sendable {
     /// the caller already took out); returns whether a key lost its last effect.
     mutating func unindex(_ record: EffectLifetime, except removedKey: EffectKey? = nil) -> Bool {
       // An effect under no key, or under just the removed one, has nothing else to take out.
-      if record.keys.isEmpty || (removedKey != nil && record.keys.count == 1) { return false }
+      if record.keyCount == 0 || (removedKey != nil && record.keyCount == 1) { return false }
       var emptied = false
       for key in record.keys {
         guard let index = recordsByKey.index(forKey: key) else { continue }
@@ -194,6 +194,7 @@ package final class EffectRegistry: @unchecked Sendable {
       }
       record.task = task
       record.keys = keys
+      record.keyCount = UInt16(clamping: keys.count)
       record.place = .inFlight
       entries.running.append(record)
       var keysChanged = false
@@ -210,8 +211,9 @@ package final class EffectRegistry: @unchecked Sendable {
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   @MainActor
   package func finish(_ record: EffectLifetime) {
-    withEntries { entries -> Notifications in
-      record.box?.forgetRecordWhileLocked(at: record.positionInBox)
+    var waiters: [UnsafeContinuation<Void, Never>] = []
+    let notifications = withEntries { entries -> Notifications in
+      waiters = record.box?.forgetRecordWhileLocked(at: record.positionInBox) ?? []
       record.box = nil
       if !entries.origins.isEmpty { entries.origins[ObjectIdentifier(record)] = nil }
       switch record.place {
@@ -227,7 +229,10 @@ package final class EffectRegistry: @unchecked Sendable {
       case .unregistered, .ended:
         return Notifications()
       }
-    }.send()
+    }
+    // Outside the lock: the sends whose last effect this was stop waiting.
+    for waiter in waiters { waiter.resume() }
+    notifications.send()
   }
 
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under

@@ -30,6 +30,10 @@ public struct StoreTask: Sendable {
     /// array), then the others.
     private var first: Started?
     private var others: [Started] = []
+    /// How many of them have not ended (their record is still here).
+    private var running = 0
+    /// The `finish()` calls waiting for them, resumed when the last one ends.
+    private var waiters: [UnsafeContinuation<Void, Never>] = []
     /// The registry the effects are registered in, so cancelling them takes them out of
     /// flight at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
@@ -43,6 +47,7 @@ public struct StoreTask: Sendable {
     /// lock held.
     func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> UInt32 {
       let started = Started(task: task, record: record)
+      running += 1
       if first == nil {
         first = started
         return 0
@@ -52,33 +57,35 @@ public struct StoreTask: Sendable {
     }
 
     /// Forgets the record of the effect at `position`, which ended. Called with the
-    /// registry's lock held.
-    func forgetRecordWhileLocked(at position: UInt32) {
+    /// registry's lock held; returns the waiters to resume (outside the lock) when it was the
+    /// last effect running.
+    func forgetRecordWhileLocked(at position: UInt32) -> [UnsafeContinuation<Void, Never>] {
       if position == 0 { first?.record = nil } else { others[Int(position) - 1].record = nil }
+      running -= 1
+      guard running == 0, !waiters.isEmpty else { return [] }
+      defer { waiters = [] }
+      return waiters
     }
 
-    /// The task at `position`, once that many have started.
-    func task(at position: Int) -> Task<Void, Never>? {
-      registry.withLock { started(at: position)?.task }
+    /// Whether every effect started so far has ended, bookkeeping included: nothing of this
+    /// send runs any more, nor can start anything.
+    var hasEnded: Bool {
+      registry.withLock { running == 0 }
+    }
+
+    /// Adds `waiter`, to be resumed when the last running effect ends; returns `false`
+    /// (adding nothing) when none is running.
+    func wait(_ waiter: UnsafeContinuation<Void, Never>) -> Bool {
+      registry.withLock {
+        guard running > 0 else { return false }
+        waiters.append(waiter)
+        return true
+      }
     }
 
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
       registry.withLock { allStarted.dropFirst(start).map(\.task) }
-    }
-
-    /// Whether every effect started so far has ended, bookkeeping included (the box forgot its
-    /// record): nothing of this send runs any more, nor can start anything.
-    var hasEnded: Bool {
-      registry.withLock {
-        first?.record == nil && others.allSatisfy { $0.record == nil }
-      }
-    }
-
-    /// Called with the registry's lock held.
-    private func started(at position: Int) -> Started? {
-      if position == 0 { return first }
-      return position - 1 < others.count ? others[position - 1] : nil
     }
 
     /// Called with the registry's lock held.
@@ -117,16 +124,15 @@ public struct StoreTask: Sendable {
   /// Waits until every effect of the action has returned, including effects started meanwhile
   /// by actions they sent, and cancelled ones. Cancelling the waiting task cancels the effects.
   ///
-  /// Waits on the caller's actor (on the main actor when called from it), so a round trip
+  /// Waits on the caller's actor (on the main actor when called from it), and is resumed
+  /// there directly when the last effect ends, so a round trip
   /// `await store.send(.ping).finish()` makes no hop of its own.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
     // Already over (a batch of sends finished one after another): no handler to install.
     guard let box, !box.hasEnded else { return }
     await withTaskCancellationHandler {
-      var awaited = 0
-      while let task = box.task(at: awaited) {
-        await task.value
-        awaited += 1
+      await withUnsafeContinuation(isolation: isolation) { continuation in
+        if !box.wait(continuation) { continuation.resume() }
       }
     } onCancel: {
       cancel()

@@ -9,10 +9,10 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
 
   /// Wraps `base`. Wrapping an `AnyHashableSendable` again unwraps it first, so equality is
   /// never defeated by double wrapping.
-  public init(_ base: some Hashable & Sendable) {
-    // The type is compared first: a cast of every id costs more than the rest of wrapping.
-    if type(of: base) == AnyHashableSendable.self, let already = base as? AnyHashableSendable {
-      self = already
+  public init<Base: Hashable & Sendable>(_ base: Base) {
+    // A type comparison, not a cast: a cast of every id cost more than the rest of wrapping.
+    if Base.self == AnyHashableSendable.self {
+      self = unsafeBitCast(base, to: AnyHashableSendable.self)
     } else {
       self.boxed = AnyHashable(base)
     }
