@@ -28,12 +28,12 @@ package class EffectLifetime: @unchecked Sendable {
   let registry: EffectRegistry
   @exclusivity(unchecked) private final var finished = false
   @exclusivity(unchecked) final var place = Place.unregistered
-  /// The record's position in its `StoreTask` box (beside the flags above, in what would
-  /// otherwise be padding).
-  @exclusivity(unchecked) final var positionInBox: UInt32 = 0
+  // The next two fit beside the flags above, in what would otherwise be padding.
   /// How many keys the effect runs under (saturating), so finishing or cancelling one reads
   /// no copy of ``keys`` for the common cases (none, one).
   @exclusivity(unchecked) final var keyCount: UInt16 = 0
+  /// The record's position in its `StoreTask` box.
+  @exclusivity(unchecked) final var positionInBox: UInt32 = 0
   /// Set when registered.
   @exclusivity(unchecked) final var task: Task<Void, Never>?
   @exclusivity(unchecked) final var keys = EffectKeys()

@@ -31,9 +31,7 @@ public struct StoreTask: Sendable {
     private var first: Started?
     private var others: [Started] = []
     /// How many of them have not ended (their record is still here).
-    private var running = 0
-    /// The `finish()` calls waiting for them, resumed when the last one ends.
-    private var waiters: [UnsafeContinuation<Void, Never>] = []
+    private(set) var runningWhileLocked = 0
     /// The registry the effects are registered in, so cancelling them takes them out of
     /// flight at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
@@ -47,7 +45,7 @@ public struct StoreTask: Sendable {
     /// lock held.
     func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> UInt32 {
       let started = Started(task: task, record: record)
-      running += 1
+      runningWhileLocked += 1
       if first == nil {
         first = started
         return 0
@@ -57,30 +55,22 @@ public struct StoreTask: Sendable {
     }
 
     /// Forgets the record of the effect at `position`, which ended. Called with the
-    /// registry's lock held; returns the waiters to resume (outside the lock) when it was the
-    /// last effect running.
-    func forgetRecordWhileLocked(at position: UInt32) -> [UnsafeContinuation<Void, Never>] {
+    /// registry's lock held.
+    func forgetRecordWhileLocked(at position: UInt32) {
       if position == 0 { first?.record = nil } else { others[Int(position) - 1].record = nil }
-      running -= 1
-      guard running == 0, !waiters.isEmpty else { return [] }
-      defer { waiters = [] }
-      return waiters
+      runningWhileLocked -= 1
     }
 
     /// Whether every effect started so far has ended, bookkeeping included: nothing of this
     /// send runs any more, nor can start anything.
     var hasEnded: Bool {
-      registry.withLock { running == 0 }
+      registry.withLock { runningWhileLocked == 0 }
     }
 
-    /// Adds `waiter`, to be resumed when the last running effect ends; returns `false`
-    /// (adding nothing) when none is running.
+    /// Resumes `waiter` when the last running effect ends; returns `false` (keeping nothing)
+    /// when none is running.
     func wait(_ waiter: UnsafeContinuation<Void, Never>) -> Bool {
-      registry.withLock {
-        guard running > 0 else { return false }
-        waiters.append(waiter)
-        return true
-      }
+      registry.addWaiter(waiter, for: self)
     }
 
     /// The tasks from position `start` on.
