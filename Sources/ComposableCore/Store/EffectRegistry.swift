@@ -38,11 +38,11 @@ package final class EffectRegistry: @unchecked Sendable {
     var keysDidChange: Callback?
     var effectsDidChange: Callback?
 
-    /// Takes `record` out of the index of each of its keys except `removedKey` (whose entry
-    /// the caller already took out); returns whether a key lost its last effect.
-    mutating func unindex(_ record: EffectLifetime, except removedKey: EffectKey? = nil) -> Bool {
+    /// Takes `record` out of the index of each of its keys; with `afterRemovingOne`, the caller
+    /// already took one of its keys' entries out. Returns whether a key lost its last effect.
+    mutating func unindex(_ record: EffectLifetime, afterRemovingOne: Bool = false) -> Bool {
       // An effect under no key, or under just the removed one, has nothing else to take out.
-      if record.keyCount == 0 || (removedKey != nil && record.keyCount == 1) { return false }
+      if record.keyCount == 0 || (afterRemovingOne && record.keyCount == 1) { return false }
       var emptied = false
       for key in record.keys {
         guard let index = recordsByKey.index(forKey: key) else { continue }
@@ -56,13 +56,13 @@ package final class EffectRegistry: @unchecked Sendable {
 
     /// Takes a running effect out of flight (it is draining until it stops); answers whether
     /// a key lost its last effect.
-    mutating func takeOutOfFlight(_ record: EffectLifetime, except removedKey: EffectKey? = nil)
+    mutating func takeOutOfFlight(_ record: EffectLifetime, afterRemovingOne: Bool = false)
       -> Bool
     {
       running.remove(record)
       draining.append(record)
       record.place = .draining
-      return unindex(record, except: removedKey)
+      return unindex(record, afterRemovingOne: afterRemovingOne)
     }
 
     /// The callbacks to run for these changes, or none while a batch holds them back.
@@ -83,6 +83,11 @@ package final class EffectRegistry: @unchecked Sendable {
     private var others: [Task<Void, Never>] = []
 
     var isEmpty: Bool { first == nil }
+
+    /// Makes room for `count` tasks in all.
+    mutating func reserveCapacity(_ count: Int) {
+      if count > 1 { others.reserveCapacity(count - 1) }
+    }
 
     mutating func append(_ task: Task<Void, Never>) {
       if first == nil { first = task } else { others.append(task) }
@@ -260,11 +265,12 @@ package final class EffectRegistry: @unchecked Sendable {
   func cancel(_ keys: EffectKeys) {
     let (cancelled, notifications) = withEntries { entries -> (CancelledTasks, Notifications) in
       var cancelled = CancelledTasks()
+      cancelled.reserveCapacity(keys.count)
       for key in keys {
         // The key goes first, so its records are not copied while they are taken out.
         guard let records = entries.recordsByKey.removeValue(forKey: key) else { continue }
         for record in records where record.place == .inFlight {
-          _ = entries.takeOutOfFlight(record, except: key)
+          _ = entries.takeOutOfFlight(record, afterRemovingOne: true)
           if let task = record.task { cancelled.append(task) }
         }
       }
