@@ -61,12 +61,6 @@ public struct StoreTask: Sendable {
       runningWhileLocked -= 1
     }
 
-    /// Whether every effect started so far has ended, bookkeeping included: nothing of this
-    /// send runs any more, nor can start anything.
-    var hasEnded: Bool {
-      registry.withLock { runningWhileLocked == 0 }
-    }
-
     /// Resumes `waiter` when the last running effect ends; returns `false` (keeping nothing)
     /// when none is running.
     func wait(_ waiter: UnsafeContinuation<Void, Never>) -> Bool {
@@ -118,8 +112,9 @@ public struct StoreTask: Sendable {
   /// there directly when the last effect ends, so a round trip
   /// `await store.send(.ping).finish()` makes no hop of its own.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
-    // Already over (a batch of sends finished one after another): no handler to install.
-    guard let box, !box.hasEnded else { return }
+    // One acquisition of the store's lock (in `wait`), shared with the main actor's work:
+    // a loop of `finish()` calls on another thread must not contend for it more often.
+    guard let box else { return }
     await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: isolation) { continuation in
         if !box.wait(continuation) { continuation.resume() }
