@@ -28,9 +28,6 @@ package final class EffectRegistry: @unchecked Sendable {
     /// test store's diagnostics): kept here, not in every record.
     var origins: [ObjectIdentifier: (order: UInt64, origin: String)] = [:]
     var lastOrder: UInt64 = 0
-    /// The `StoreTask.finish()` calls waiting for a send's running effects, by its box: kept
-    /// here (rarely any), not in every box.
-    var finishWaiters: [ObjectIdentifier: [UnsafeContinuation<Void, Never>]] = [:]
     /// While positive, notifications are held back and sent once when the outermost batch ends.
     var batchDepth = 0
     var keysChangedInBatch = false
@@ -216,27 +213,11 @@ package final class EffectRegistry: @unchecked Sendable {
     }.send()
   }
 
-  /// Resumes `waiter` when the last running effect of `box` ends (see ``finish(_:)``);
-  /// returns `false`, keeping nothing, when none is running.
-  func addWaiter(_ waiter: UnsafeContinuation<Void, Never>, for box: StoreTask.Box) -> Bool {
-    withEntries { entries in
-      guard box.runningWhileLocked > 0 else { return false }
-      entries.finishWaiters[ObjectIdentifier(box), default: []].append(waiter)
-      return true
-    }
-  }
-
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   @MainActor
   package func finish(_ record: EffectLifetime) {
-    var waiters: [UnsafeContinuation<Void, Never>] = []
-    let notifications = withEntries { entries -> Notifications in
-      if let box = record.box {
-        box.forgetRecordWhileLocked(at: record.positionInBox)
-        if box.runningWhileLocked == 0, !entries.finishWaiters.isEmpty {
-          waiters = entries.finishWaiters.removeValue(forKey: ObjectIdentifier(box)) ?? []
-        }
-      }
+    withEntries { entries -> Notifications in
+      record.box?.forgetRecordWhileLocked(at: record.positionInBox)
       record.box = nil
       if !entries.origins.isEmpty { entries.origins[ObjectIdentifier(record)] = nil }
       switch record.place {
@@ -252,10 +233,7 @@ package final class EffectRegistry: @unchecked Sendable {
       case .unregistered, .ended:
         return Notifications()
       }
-    }
-    // Outside the lock: the sends whose last effect this was stop waiting.
-    for waiter in waiters { waiter.resume() }
-    notifications.send()
+    }.send()
   }
 
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under

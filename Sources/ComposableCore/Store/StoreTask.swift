@@ -30,8 +30,6 @@ public struct StoreTask: Sendable {
     /// array), then the others.
     private var first: Started?
     private var others: [Started] = []
-    /// How many of them have not ended (their record is still here).
-    private(set) var runningWhileLocked = 0
     /// The registry the effects are registered in, so cancelling them takes them out of
     /// flight at once, as `.cancel(id:)` does.
     private let registry: EffectRegistry
@@ -45,7 +43,6 @@ public struct StoreTask: Sendable {
     /// lock held.
     func appendWhileLocked(_ task: Task<Void, Never>, record: EffectLifetime) -> UInt32 {
       let started = Started(task: task, record: record)
-      runningWhileLocked += 1
       if first == nil {
         first = started
         return 0
@@ -58,18 +55,22 @@ public struct StoreTask: Sendable {
     /// registry's lock held.
     func forgetRecordWhileLocked(at position: UInt32) {
       if position == 0 { first?.record = nil } else { others[Int(position) - 1].record = nil }
-      runningWhileLocked -= 1
     }
 
-    /// Resumes `waiter` when the last running effect ends; returns `false` (keeping nothing)
-    /// when none is running.
-    func wait(_ waiter: UnsafeContinuation<Void, Never>) -> Bool {
-      registry.addWaiter(waiter, for: self)
+    /// The task at `position`, once that many have started.
+    func task(at position: Int) -> Task<Void, Never>? {
+      registry.withLock { started(at: position)?.task }
     }
 
     /// The tasks from position `start` on.
     func tasks(from start: Int) -> [Task<Void, Never>] {
       registry.withLock { allStarted.dropFirst(start).map(\.task) }
+    }
+
+    /// Called with the registry's lock held.
+    private func started(at position: Int) -> Started? {
+      if position == 0 { return first }
+      return position - 1 < others.count ? others[position - 1] : nil
     }
 
     /// Called with the registry's lock held.
@@ -108,16 +109,18 @@ public struct StoreTask: Sendable {
   /// Waits until every effect of the action has returned, including effects started meanwhile
   /// by actions they sent, and cancelled ones. Cancelling the waiting task cancels the effects.
   ///
-  /// Waits on the caller's actor (on the main actor when called from it), and is resumed
-  /// there directly when the last effect ends, so a round trip
+  /// Waits on the caller's actor (on the main actor when called from it), so a round trip
   /// `await store.send(.ping).finish()` makes no hop of its own.
   public func finish(isolation: isolated (any Actor)? = #isolation) async {
-    // One acquisition of the store's lock (in `wait`), shared with the main actor's work:
-    // a loop of `finish()` calls on another thread must not contend for it more often.
+    // Each task's value, not a continuation the last effect's bookkeeping resumes: that saved
+    // a context switch per round trip but cost `effect_roundtrip_per_s` a fifth (BENCHMARKS.md,
+    // "Third pass").
     guard let box else { return }
     await withTaskCancellationHandler {
-      await withUnsafeContinuation(isolation: isolation) { continuation in
-        if !box.wait(continuation) { continuation.resume() }
+      var awaited = 0
+      while let task = box.task(at: awaited) {
+        await task.value
+        awaited += 1
       }
     } onCancel: {
       cancel()
