@@ -24,7 +24,7 @@ struct EffectKeys: Sequence, Sendable {
 
   /// Makes room for `count` keys in all.
   mutating func reserveCapacity(_ count: Int) {
-    others.reserveCapacity(count - 1)
+    if count > 1 { others.reserveCapacity(count - 1) }
   }
 
   /// Adds `key` after the others.

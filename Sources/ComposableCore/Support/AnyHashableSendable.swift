@@ -10,9 +10,12 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
   /// Wraps `base`. Wrapping an `AnyHashableSendable` again unwraps it first, so equality is
   /// never defeated by double wrapping.
   public init<Base: Hashable & Sendable>(_ base: Base) {
-    // A type comparison, not a cast: a cast of every id cost more than the rest of wrapping.
+    // Type comparisons, not a cast of every id (which cost more than the rest of wrapping);
+    // an optional one is unwrapped as a cast would.
     if Base.self == AnyHashableSendable.self {
       self = unsafeBitCast(base, to: AnyHashableSendable.self)
+    } else if Base.self == AnyHashableSendable?.self, let already = base as? AnyHashableSendable {
+      self = already
     } else {
       self.boxed = AnyHashable(base)
     }
