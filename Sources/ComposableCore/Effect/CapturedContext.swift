@@ -31,14 +31,12 @@ struct CapturedContext: Sendable {
     }
   }
 
-  /// Handles an error an effect's operation threw: cancellation ends the effect quietly
-  /// (URLSession, for one, throws `URLError.cancelled` when cancelled); other errors go to
-  /// `handler`, or are reported.
+  /// Handles an error an effect's operation threw that does not end it quietly (the caller
+  /// asked ``endsEffectQuietly(_:)``): it goes to `handler`, or is reported.
   func handle<Action>(
     _ error: any Error, _ send: Send<Action>,
     handler: RunOperation<Action>.ErrorHandler?
   ) async {
-    guard !endsEffectQuietly(error) else { return }
     if let handler {
       await handler(error, send)
     } else {
@@ -66,8 +64,9 @@ struct CapturedContext: Sendable {
   }
 }
 
-/// Whether `error` ends an effect quietly: the effect was cancelled. Not generic and not
-/// inlined: an effect's task asks before calling its handling, and its frame must stay small.
+/// Whether `error` ends an effect quietly: the effect was cancelled (URLSession, for one,
+/// throws `URLError.cancelled` when cancelled). Not generic and not inlined: an effect's task
+/// asks before calling ``CapturedContext/handle(_:_:handler:)``, and its frame must stay small.
 @inline(never)
 func endsEffectQuietly(_ error: any Error) -> Bool {
   Task.isCancelled || error is CancellationError

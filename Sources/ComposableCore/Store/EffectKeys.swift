@@ -16,9 +16,6 @@ struct EffectKeys: Sequence, Sendable {
     first = key
   }
 
-  /// Whether there is no key. O(1).
-  var isEmpty: Bool { first == nil }
-
   /// How many keys. O(1).
   var count: Int { first == nil ? 0 : 1 + others.count }
 
