@@ -14,6 +14,7 @@ struct Jobs: Reducer {
     case stopLong
     case finished(String)
     case cancelUnknown
+    case startGated
   }
   let gate: Gate
   let log: Log<String>
@@ -50,6 +51,8 @@ struct Jobs: Reducer {
       return .none
     case .cancelUnknown:
       return .cancel(id: "nothing runs under this id")
+    case .startGated:
+      return .run { [gate] _ in await gate.wait() }.cancellable(id: Work.long)
     }
   }
 }
@@ -100,6 +103,22 @@ struct EffectTests {
     store.send(.stopLong)
     #expect(changes.count == 2)
     await task.finish(timeout: .seconds(15))
+  }
+
+  @Test("An id's effect that returns by itself leaves flight at once; observers hear of it")
+  func inFlightEndIsObservable() async {
+    let gate = Gate()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: gate, log: Log()) }
+    let changes = ObservationCounter { _ = store.isEffectInFlight(Work.long) }
+    let task = store.send(.startGated)
+    #expect(changes.count == 1)
+    gate.release()
+    // The effect's task ends where its operation returned, off the main actor: the id is out
+    // of flight before the task's end is awaited, and observers hear of it on the main actor.
+    await task.finish(timeout: .seconds(15))
+    #expect(!store.isEffectInFlight(Work.long))
+    await waitUntil { changes.count == 2 }
+    #expect(changes.count == 2)
   }
 
   @Test("An effect cancelled before its task started never runs")

@@ -7,9 +7,10 @@
 /// effect's record is its `EffectRun`, which is also its input: one object per effect.
 ///
 /// Everything here is guarded by the registry's lock (a record has no lock of its own). The
-/// operation is marked finished from the effect's own thread the moment it returns, before the
-/// store's bookkeeping runs on the main actor, so "still running" checks never count an effect
-/// that has only its bookkeeping left.
+/// operation is marked finished from the effect's own thread the moment it returns, so "still
+/// running" checks never count an effect that has only its bookkeeping left: a plain `.run`
+/// effect does its bookkeeping there too, under the same lock (``EffectRegistry/end(_:)``);
+/// other effects do it on the main actor afterwards.
 package class EffectLifetime: @unchecked Sendable {
   /// Where a record is in its registry.
   enum Place {
@@ -53,6 +54,9 @@ package class EffectLifetime: @unchecked Sendable {
 
   /// ``isFinished`` for the registry, which holds its lock.
   final var isFinishedWhileLocked: Bool { finished }
+
+  /// ``markFinished()`` for the registry, which holds its lock.
+  final func markFinishedWhileLocked() { finished = true }
 
   /// Never inlined: inlined into an effect's task, it reads the registry before the hop back
   /// to the main actor, and the task's frame keeps that across the hop (8 bytes that can cost

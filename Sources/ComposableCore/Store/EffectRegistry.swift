@@ -32,6 +32,9 @@ package final class EffectRegistry: @unchecked Sendable {
     var batchDepth = 0
     var keysChangedInBatch = false
     var effectsChangedInBatch = false
+    /// Whether in-flight keys were read for observation (``isInFlight(_:observing:)``) since
+    /// the last keys notification: until then, a change of keys notifies nobody.
+    var keysAreObserved = false
     var keysDidChange: Callback?
     var effectsDidChange: Callback?
 
@@ -69,8 +72,30 @@ package final class EffectRegistry: @unchecked Sendable {
         effectsChangedInBatch = effectsChangedInBatch || effects
         return Notifications()
       }
+      let notifiesKeys = keys && keysAreObserved
+      if notifiesKeys { keysAreObserved = false }
       return Notifications(
-        keys: keys ? keysDidChange : nil, effects: effects ? effectsDidChange : nil)
+        keys: notifiesKeys ? keysDidChange : nil, effects: effects ? effectsDidChange : nil)
+    }
+
+    /// Takes an effect that stopped out of the registry; returns the notifications due.
+    mutating func remove(_ record: EffectLifetime) -> Notifications {
+      record.box?.forgetRecordWhileLocked(at: record.positionInBox)
+      record.box = nil
+      if !origins.isEmpty { origins[ObjectIdentifier(record)] = nil }
+      switch record.place {
+      case .draining:
+        draining.remove(record)
+        record.place = .ended
+        return notifications(keys: false, effects: true)
+      case .inFlight:
+        running.remove(record)
+        record.place = .ended
+        let keysChanged = unindex(record)
+        return notifications(keys: keysChanged, effects: true)
+      case .unregistered, .ended:
+        return Notifications()
+      }
     }
   }
 
@@ -130,7 +155,9 @@ package final class EffectRegistry: @unchecked Sendable {
     return body()
   }
 
-  /// Called when the set of in-flight keys changes (not on every start or finish).
+  /// Called when the set of in-flight keys changes after it was read for observation
+  /// (``isInFlight(_:observing:)``), once until it is read so again; not on every start or
+  /// finish.
   package func onKeysChange(_ callback: @escaping Callback) {
     withEntries { $0.keysDidChange = callback }
   }
@@ -160,9 +187,13 @@ package final class EffectRegistry: @unchecked Sendable {
   /// How many effects are running, including cancelled ones that have not stopped yet.
   package var count: Int { withEntries { $0.running.count + $0.draining.count } }
 
-  /// Whether anything runs under `key`.
-  package func isInFlight(_ key: EffectKey) -> Bool {
-    withEntries { $0.recordsByKey[key] != nil }
+  /// Whether anything runs under `key`. With `observing`, the next change of in-flight keys
+  /// calls the ``onKeysChange(_:)`` callback.
+  package func isInFlight(_ key: EffectKey, observing: Bool = false) -> Bool {
+    withEntries { entries in
+      if observing { entries.keysAreObserved = true }
+      return entries.recordsByKey[key] != nil
+    }
   }
 
   /// What started each effect whose work has not returned yet (recorded only when the engine
@@ -216,24 +247,20 @@ package final class EffectRegistry: @unchecked Sendable {
   /// Removes an effect that stopped (finished, or ended after being cancelled).
   @MainActor
   package func finish(_ record: EffectLifetime) {
-    withEntries { entries -> Notifications in
-      record.box?.forgetRecordWhileLocked(at: record.positionInBox)
-      record.box = nil
-      if !entries.origins.isEmpty { entries.origins[ObjectIdentifier(record)] = nil }
-      switch record.place {
-      case .draining:
-        entries.draining.remove(record)
-        record.place = .ended
-        return entries.notifications(keys: false, effects: true)
-      case .inFlight:
-        entries.running.remove(record)
-        record.place = .ended
-        let keysChanged = entries.unindex(record)
-        return entries.notifications(keys: keysChanged, effects: true)
-      case .unregistered, .ended:
-        return Notifications()
-      }
-    }.send()
+    withEntries { $0.remove(record) }.send()
+  }
+
+  /// Marks an effect's operation returned and removes the effect, at once, from any thread:
+  /// an effect's task ends this way where its operation returned, without coming back to the
+  /// main actor. Observers, if any are due a notification, hear of it on the main actor.
+  package func end(_ record: EffectLifetime) {
+    let notifications = withEntries { entries in
+      record.markFinishedWhileLocked()
+      return entries.remove(record)
+    }
+    if !notifications.isEmpty {
+      Task { @MainActor in notifications.send() }
+    }
   }
 
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under

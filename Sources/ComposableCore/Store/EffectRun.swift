@@ -26,23 +26,34 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
 
   /// Starts the effect's task as a plain task, with the closure written where the task takes
   /// it (a closure passed on from elsewhere costs the task another allocation).
-  ///
-  /// When the dependencies and issue reporters the effect captured are those in force (the
-  /// task inherits them from here), the task runs ``run()``'s steps in its own closure and
-  /// calls the operation directly. That closure keeps 80 bytes across the wait (a plain
-  /// task's keeps as many), which keeps an effect suspended in `Task.sleep` within the task
-  /// allocator's first slab (984 bytes) instead of costing it a second one. What makes it
-  /// that small: one path, the operation read from a field at a fixed offset, `Send` made
-  /// inline, and the finished mark and error handling out of line. After any change here,
-  /// check the size with `scripts/task-frame-sizes` on a release build.
+  @MainActor
   func startTask() -> Task<Void, Never> {
     guard captured.isInForce else {
       return Task(priority: captured.priority) { @MainActor in await self.run() }
     }
-    return Task(priority: captured.priority) { @MainActor in
+    return startTask(on: MainActor.shared)
+  }
+
+  /// The usual task: the dependencies and issue reporters the effect captured are those in
+  /// force (the task inherits them from here), so nothing is bound.
+  ///
+  /// The task begins on the main actor, as every effect's, and ends where its operation
+  /// returned: its closure is isolated to `mainActor` through the captured parameter, which
+  /// (unlike an `@MainActor` closure) needs no hop back to the main actor once nothing is left
+  /// to run there. The effect's bookkeeping is done off the main actor, under the registry's
+  /// lock (``EffectRegistry/end(_:)``).
+  ///
+  /// The closure keeps 64 bytes across the wait (a plain task's keeps 80), which keeps an
+  /// effect suspended in `Task.sleep` within the task allocator's first slab (984 bytes)
+  /// instead of costing it a second one. What makes it that small: one path, the operation
+  /// read from a field at a fixed offset, `Send` made inline, and the ending and error handling
+  /// out of line. After any change here, check the size with `scripts/task-frame-sizes` on a
+  /// release build.
+  private func startTask(on mainActor: isolated MainActor) -> Task<Void, Never> {
+    Task(priority: captured.priority) {
+      _ = mainActor
       guard self.begin() else { return }
-      await Self.perform(self.operation, Send(self.context), for: self)
-      self.registry.finish(self)
+      await Self.perform(self.operation, Send(self.context), for: self, endingHere: true)
     }
   }
 
@@ -58,25 +69,31 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// here.
   @MainActor
   private func run() async {
-    guard begin() else { return }
+    guard !Task.isCancelled else {
+      markFinished()
+      registry.finish(self)
+      return
+    }
     await performInstallingContext()
     registry.finish(self)
   }
 
   /// Whether the operation may begin: an effect cancelled before its task began ends here.
-  @MainActor
+  /// Called on the main actor, first thing in the usual task. (A cancelled effect is out of
+  /// flight already, so its end notifies no observer of keys.)
   private func begin() -> Bool {
     guard Task.isCancelled else { return true }
-    markFinished()
-    registry.finish(self)
+    end()
     return false
   }
 
-  /// The operation, off the main actor, called directly. Inlined into the task's closure: it
-  /// keeps nothing across the wait but what the closure captured.
+  /// The operation, off the main actor, called directly; then the effect is marked finished,
+  /// or (`endingHere`) ended altogether. Inlined into the task's closure: it keeps nothing
+  /// across the wait but what the closure captured.
   @inline(__always)
   private static func perform(
-    _ operation: RunOperation<Action>.Operation, _ send: Send<Action>, for run: EffectRun
+    _ operation: RunOperation<Action>.Operation, _ send: Send<Action>, for run: EffectRun,
+    endingHere: Bool
   ) async {
     do {
       try await operation(send)
@@ -85,18 +102,25 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
       // 10,000 of these); other errors go to the handler.
       if !endsEffectQuietly(error) { await run.handle(error) }
     }
-    run.markFinished()
+    if endingHere { run.end() } else { run.markFinished() }
   }
 
   /// The operation, off the main actor, with its captured context bound when it is not the
   /// one in force.
   private func performInstallingContext() async {
     if captured.isInForce {
-      await Self.perform(operation, Send(context), for: self)
+      await Self.perform(operation, Send(context), for: self, endingHere: false)
     } else {
-      await captured.install { await Self.perform(operation, Send(context), for: self) }
+      await captured.install {
+        await Self.perform(operation, Send(context), for: self, endingHere: false)
+      }
     }
   }
+
+  /// Marks the effect finished and takes it out of the registry, from any thread. Out of
+  /// line, as ``EffectLifetime/markFinished()``.
+  @inline(never)
+  private func end() { registry.end(self) }
 
   /// Out of line: an error's handling costs the task's frame nothing until it happens.
   @inline(never)

@@ -257,17 +257,15 @@ public final class Store<State, Action: Sendable>: Observable {
 final class InFlightEffects: Observable {
   private let registrar = ObservationRegistrar()
   private let registry: EffectRegistry
-  /// Whether anything was read since the last notification. Observers are notified once and
-  /// must read again to hear of the next change, so until someone reads, a change (every
-  /// effect that starts under a new key) costs no notification.
-  private var isObserved = false
 
+  /// Observers are notified once and must read again to hear of the next change: the registry
+  /// keeps that flag, so until someone reads, a change (every effect that starts or ends under
+  /// a new key, from whichever thread) costs no notification.
   @usableFromInline
   init(registry: EffectRegistry) {
     self.registry = registry
     registry.onKeysChange { [weak self] in
-      guard let self, self.isObserved else { return }
-      self.isObserved = false
+      guard let self else { return }
       self.registrar.withMutation(of: self, keyPath: \.keys) {}
     }
   }
@@ -276,7 +274,6 @@ final class InFlightEffects: Observable {
 
   func contains(_ key: EffectKey) -> Bool {
     registrar.access(self, keyPath: \.keys)
-    isObserved = true
-    return registry.isInFlight(key)
+    return registry.isInFlight(key, observing: true)
   }
 }

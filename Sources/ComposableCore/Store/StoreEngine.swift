@@ -252,7 +252,7 @@ package final class StoreEngine<State, Action: Sendable> {
       start(effect, sink: sink, keys: keys, origin: origin)
     case .throttled(let key, let throttling, let effect):
       let admitted = throttleWindows.admit(
-        effect, key: key, throttling: throttling, isInFlight: registry.isInFlight)
+        effect, key: key, throttling: throttling, isInFlight: { registry.isInFlight($0) })
       if let admitted { start(admitted, sink: sink, keys: keys, origin: origin) }
     }
   }
