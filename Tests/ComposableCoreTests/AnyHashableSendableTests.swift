@@ -24,4 +24,31 @@ struct AnyHashableSendableTests {
     let none: AnyHashableSendable? = nil
     #expect(AnyHashableSendable(none) != AnyHashableSendable(ID(value: 7)))
   }
+
+  @Test("Values compare and hash as AnyHashable compares and hashes them")
+  func comparesAsAnyHashable() {
+    let pairs: [(any Hashable & Sendable, any Hashable & Sendable)] = [
+      (7, UInt8(7)), (7, Optional(7)), ("id", "id"), (ID(value: 7), ID(value: 7)),
+      (7, "7"), (ID(value: 7), ID(value: 8)), (1.5, 1.5),
+      (Optional<Int>.none, Optional<String>.none),
+    ]
+    for (left, right) in pairs {
+      let wrapped = (AnyHashableSendable(left), AnyHashableSendable(right))
+      let plain = (AnyHashable(left), AnyHashable(right))
+      #expect((wrapped.0 == wrapped.1) == (plain.0 == plain.1), "\(left) == \(right)")
+      if plain.0 == plain.1 {
+        #expect(wrapped.0.hashValue == wrapped.1.hashValue, "hash of \(left) and \(right)")
+      }
+    }
+  }
+
+  @Test("As dictionary keys, equal values of different types find each other")
+  func dictionaryKeys() {
+    var values: [AnyHashableSendable: String] = [AnyHashableSendable(7): "seven"]
+    values[AnyHashableSendable(ID(value: 7))] = "id seven"
+    #expect(values[AnyHashableSendable(Int64(7))] == "seven")
+    #expect(values[AnyHashableSendable(ID(value: 7))] == "id seven")
+    #expect(values[AnyHashableSendable("7")] == nil)
+    #expect(AnyHashableSendable(ID(value: 7)).description == "ID(value: 7)")
+  }
 }

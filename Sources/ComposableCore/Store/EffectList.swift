@@ -1,6 +1,6 @@
-/// The records of one kind of effect in a registry (running, or draining), oldest first,
-/// linked through the records themselves: appending and removing are O(1) and allocate
-/// nothing. Mutated only with the registry's lock held.
+/// The records of a registry's effects that have not stopped, oldest first, linked through the
+/// records themselves: appending and removing are O(1) and allocate nothing. Mutated only with
+/// the registry's lock held.
 struct EffectList: Sequence {
   private(set) var count = 0
   var underestimatedCount: Int { count }
@@ -26,16 +26,6 @@ struct EffectList: Sequence {
     record.next = nil
     record.previous = nil
     count -= 1
-  }
-
-  /// Moves every record of `other` to the end of this list, leaving `other` empty. O(1).
-  mutating func takeAll(from other: inout EffectList) {
-    guard let otherHead = other.head else { return }
-    otherHead.previous = tail
-    if let tail { tail.next = otherHead } else { head = otherHead }
-    tail = other.tail
-    count += other.count
-    other = EffectList()
   }
 
   /// Walks the records oldest first. The list must not change during the walk.

@@ -8,8 +8,10 @@ import Foundation
 /// cancelled from any task, can take effects out of flight without racing the main actor.
 /// Change notifications are delivered on the main actor, outside the lock.
 ///
-/// An effect's record (``EffectLifetime``) is its entry: the registry links records into two
-/// lists (running, and cancelled but not stopped) and indexes them by key.
+/// An effect's record (``EffectLifetime``) is its entry: the registry links the records of
+/// effects that have not stopped into one list, oldest first, and indexes the ones in flight by
+/// key. A record's place says whether it is in flight or cancelled (draining), so cancelling
+/// an effect changes no list.
 ///
 /// Complexity: register, finish and cancel are O(k) in the number of keys involved, with one
 /// table operation per key and none for an effect without keys; in-flight queries are O(1).
@@ -18,11 +20,10 @@ package final class EffectRegistry: @unchecked Sendable {
   package typealias Callback = @MainActor @Sendable () -> Void
 
   private struct Entries {
-    /// Running effects, oldest first.
-    var running = EffectList()
-    /// Cancelled effects that have not stopped yet: no longer in flight under any key, but
-    /// still awaited by `TestStore.finish()` and named by its diagnostics.
-    var draining = EffectList()
+    /// Effects that have not stopped, oldest first: in flight, or cancelled (draining: no
+    /// longer in flight under any key, but still awaited by `TestStore.finish()` and named by
+    /// its diagnostics).
+    var live = EffectList()
     var recordsByKey: [EffectKey: EffectsUnderKey] = [:]
     /// What started each effect, with its registration order, when the engine records it (a
     /// test store's diagnostics): kept here, not in every record.
@@ -59,8 +60,6 @@ package final class EffectRegistry: @unchecked Sendable {
     mutating func takeOutOfFlight(_ record: EffectLifetime, afterRemovingOne: Bool = false)
       -> Bool
     {
-      running.remove(record)
-      draining.append(record)
       record.place = .draining
       return unindex(record, afterRemovingOne: afterRemovingOne)
     }
@@ -85,11 +84,11 @@ package final class EffectRegistry: @unchecked Sendable {
       if !origins.isEmpty { origins[ObjectIdentifier(record)] = nil }
       switch record.place {
       case .draining:
-        draining.remove(record)
+        live.remove(record)
         record.place = .ended
         return notifications(keys: false, effects: true)
       case .inFlight:
-        running.remove(record)
+        live.remove(record)
         record.place = .ended
         let keysChanged = unindex(record)
         return notifications(keys: keysChanged, effects: true)
@@ -185,7 +184,7 @@ package final class EffectRegistry: @unchecked Sendable {
   }
 
   /// How many effects are running, including cancelled ones that have not stopped yet.
-  package var count: Int { withEntries { $0.running.count + $0.draining.count } }
+  package var count: Int { withEntries { $0.live.count } }
 
   /// Whether anything runs under `key`. With `observing`, the next change of in-flight keys
   /// calls the ``onKeysChange(_:)`` callback.
@@ -201,16 +200,18 @@ package final class EffectRegistry: @unchecked Sendable {
   /// stopped yet (their work ignores cancellation, or has not reached a suspension point).
   package var unfinishedOrigins: (running: [String], cancelled: [String]) {
     withEntries { entries in
-      func origins(_ list: EffectList) -> [(order: UInt64, origin: String)] {
-        var unfinished: [(order: UInt64, origin: String)] = []
-        for record in list where !record.isFinishedWhileLocked {
-          if let entry = entries.origins[ObjectIdentifier(record)] { unfinished.append(entry) }
+      var running: [String] = []
+      var cancelled: [String] = []
+      // The list is in registration order.
+      for record in entries.live where !record.isFinishedWhileLocked {
+        guard let entry = entries.origins[ObjectIdentifier(record)] else { continue }
+        if record.place == .draining {
+          cancelled.append(entry.origin)
+        } else {
+          running.append(entry.origin)
         }
-        return unfinished
       }
-      // The running list is in registration order; the draining one in cancellation order.
-      let cancelled = origins(entries.draining).sorted { $0.order < $1.order }
-      return (origins(entries.running).map(\.origin), cancelled.map(\.origin))
+      return (running, cancelled)
     }
   }
 
@@ -232,7 +233,7 @@ package final class EffectRegistry: @unchecked Sendable {
       record.keys = keys
       record.keyCount = UInt16(clamping: keys.count)
       record.place = .inFlight
-      entries.running.append(record)
+      entries.live.append(record)
       var keysChanged = false
       for key in keys {
         // One probe per key: the entry is made (empty) and inserted into in place.
@@ -330,14 +331,14 @@ package final class EffectRegistry: @unchecked Sendable {
   private func takeAll() -> Notifications {
     let (tasks, notifications) = withEntries {
       entries -> ([Task<Void, Never>], Notifications) in
-      guard !entries.running.isEmpty else { return ([], Notifications()) }
       var tasks: [Task<Void, Never>] = []
-      tasks.reserveCapacity(entries.running.count)
-      for record in entries.running {
+      var tookAny = false
+      for record in entries.live where record.place == .inFlight {
         record.place = .draining
+        tookAny = true
         if let task = record.task { tasks.append(task) }
       }
-      entries.draining.takeAll(from: &entries.running)
+      guard tookAny else { return ([], Notifications()) }
       entries.recordsByKey = [:]
       return (tasks, entries.notifications(keys: true, effects: true))
     }
