@@ -133,6 +133,21 @@ struct EffectTests {
     #expect(store.results == [])
   }
 
+  @Test("Effects cancelled in the turn that started them never run, however long the turn")
+  func cancelledInALongTurnNeverRun() async {
+    let log = Log<String>()
+    let store = Store(initialState: Jobs.State()) { Jobs(gate: Gate(), log: log) }
+    let tasks = (0..<50).map { store.send(.startLong("\($0)", cancelInFlight: false)) }
+    // The turn goes on for 20 ms: a task that began anywhere but on the main actor after this
+    // turn would have logged its start by then.
+    let clock = ContinuousClock()
+    let end = clock.now.advanced(by: .milliseconds(20))
+    while clock.now < end {}
+    store.send(.stopLong)
+    for task in tasks { await task.finish(timeout: .seconds(15)) }
+    #expect(log.all == [])
+  }
+
   @Test("cancelInFlight cancels the running effect with the same id before starting anew")
   func cancelInFlight() async {
     let log = Log<String>()

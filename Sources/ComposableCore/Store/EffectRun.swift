@@ -51,7 +51,7 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// release build.
   private func startTask(on mainActor: isolated MainActor) -> Task<Void, Never> {
     Task(priority: captured.priority) {
-      _ = mainActor
+      _ = mainActor  // captured: the closure is isolated to it, so the task begins there
       guard self.begin() else { return }
       await Self.perform(self.operation, Send(self.context), for: self, endingHere: true)
     }
