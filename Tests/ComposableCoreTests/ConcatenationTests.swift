@@ -1,5 +1,6 @@
 import ComposableCore
 import ComposableTesting
+import Observation
 import Testing
 
 /// A concatenation whose first step sends an action that starts a poll which never ends.
@@ -49,5 +50,36 @@ struct ConcatenationTests {
     store.send(.stopPolling)
     await task.finish(timeout: .seconds(15))
     #expect(log.all == ["poll started", "poll cancelled"])
+  }
+}
+
+/// Waits (bounded, signalled by the store's observation) until `condition` holds.
+@MainActor
+private func waitUntil(
+  timeout: Duration = .seconds(15), _ condition: @escaping @MainActor () -> Bool
+) async {
+  let deadline = ContinuousClock.now.advanced(by: timeout)
+  while !condition(), ContinuousClock.now < deadline {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let resumed = LockIsolated(false)
+      let resume: @Sendable () -> Void = {
+        if resumed.withValue({ done in
+          defer { done = true }
+          return !done
+        }) {
+          continuation.resume()
+        }
+      }
+      let holds = withObservationTracking {
+        condition()
+      } onChange: {
+        resume()
+      }
+      if holds { resume() }
+      Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        resume()
+      }
+    }
   }
 }

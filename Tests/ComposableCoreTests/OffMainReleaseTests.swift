@@ -23,7 +23,7 @@ struct OffMainReleaseTests {
     await log.wait(for: "one started")
     let last = store.map(LastReference.init)
     store = nil
-    // The deinitializer runs on a detached task's thread while the effect ends on the main actor.
+    // The deinitializer runs on a detached task's thread while the effect ends on its own.
     await Task.detached { last?.drop() }.value
     await running?.finish(timeout: .seconds(15))
     #expect(log.all == ["one started", "one cancelled"])

@@ -4,7 +4,7 @@ import Observation
 import Testing
 
 /// The store's records of its running effects (one object per effect, linked into the
-/// registry's lists and indexed by key), seen through what a feature can observe.
+/// registry's list and indexed by key), seen through what a feature can observe.
 @MainActor
 @Suite("Effect records")
 struct RegistryRecordsTests {

@@ -7,8 +7,6 @@ struct EffectList: Sequence {
   private var head: EffectLifetime?
   private unowned(unsafe) var tail: EffectLifetime?
 
-  var isEmpty: Bool { head == nil }
-
   /// Adds `record`, which is in no list, at the end.
   mutating func append(_ record: EffectLifetime) {
     record.previous = tail

@@ -3,10 +3,11 @@ import Foundation
 /// The running effects of one store, keyed for cancellation.
 ///
 /// Every store has its own registry, so stores (and parallel tests) never cancel each other's
-/// work. The store changes it from the main actor; its state is guarded by a lock so that a
-/// store released on another thread (its deinitializer is nonisolated), or a `StoreTask`
-/// cancelled from any task, can take effects out of flight without racing the main actor.
-/// Change notifications are delivered on the main actor, outside the lock.
+/// work. The store changes it from the main actor; its state is guarded by a lock so that an
+/// effect ending on the thread where its operation returned, a store released on another thread
+/// (its deinitializer is nonisolated), or a `StoreTask` cancelled from any task, can change it
+/// without racing the main actor. Change notifications are delivered on the main actor,
+/// outside the lock.
 ///
 /// An effect's record (``EffectLifetime``) is its entry: the registry links the records of
 /// effects that have not stopped into one list, oldest first, and indexes the ones in flight by
@@ -25,10 +26,9 @@ package final class EffectRegistry: @unchecked Sendable {
     /// its diagnostics).
     var live = EffectList()
     var recordsByKey: [EffectKey: EffectsUnderKey] = [:]
-    /// What started each effect, with its registration order, when the engine records it (a
-    /// test store's diagnostics): kept here, not in every record.
-    var origins: [ObjectIdentifier: (order: UInt64, origin: String)] = [:]
-    var lastOrder: UInt64 = 0
+    /// What started each effect, when the engine records it (a test store's diagnostics):
+    /// kept here, not in every record.
+    var origins: [ObjectIdentifier: String] = [:]
     /// While positive, notifications are held back and sent once when the outermost batch ends.
     var batchDepth = 0
     var keysChangedInBatch = false
@@ -161,7 +161,9 @@ package final class EffectRegistry: @unchecked Sendable {
     withEntries { $0.keysDidChange = callback }
   }
 
-  /// Called after any effect finished or was cancelled.
+  /// Called after any effect finished or was cancelled: at once on the main actor for effects
+  /// that end there (a test store's, which start their tasks their own way), from a main-actor
+  /// task for plain `.run` effects of other stores, which end where their operation returned.
   package func onEffectsChange(_ callback: @escaping Callback) {
     withEntries { $0.effectsDidChange = callback }
   }
@@ -204,11 +206,11 @@ package final class EffectRegistry: @unchecked Sendable {
       var cancelled: [String] = []
       // The list is in registration order.
       for record in entries.live where !record.isFinishedWhileLocked {
-        guard let entry = entries.origins[ObjectIdentifier(record)] else { continue }
+        guard let origin = entries.origins[ObjectIdentifier(record)] else { continue }
         if record.place == .draining {
-          cancelled.append(entry.origin)
+          cancelled.append(origin)
         } else {
-          running.append(entry.origin)
+          running.append(origin)
         }
       }
       return (running, cancelled)
@@ -226,8 +228,7 @@ package final class EffectRegistry: @unchecked Sendable {
       record.positionInBox = box.appendWhileLocked(task, record: record)
       record.box = box
       if let origin {
-        entries.lastOrder &+= 1
-        entries.origins[ObjectIdentifier(record)] = (entries.lastOrder, origin)
+        entries.origins[ObjectIdentifier(record)] = origin
       }
       record.task = task
       record.keys = keys
@@ -323,7 +324,8 @@ package final class EffectRegistry: @unchecked Sendable {
   }
 
   /// Cancels everything without notifying: for a store that is going away (its
-  /// deinitializer), which nobody may observe any more.
+  /// deinitializer), which nobody may observe any more. Only there: it also forgets that
+  /// in-flight keys were read, so on a live store observers would hear of nothing more.
   package func cancelAllSilently() {
     _ = takeAll()
   }

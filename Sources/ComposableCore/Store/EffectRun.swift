@@ -41,7 +41,8 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// returned: its closure is isolated to `mainActor` through the captured parameter, which
   /// (unlike an `@MainActor` closure) needs no hop back to the main actor once nothing is left
   /// to run there. The effect's bookkeeping is done off the main actor, under the registry's
-  /// lock (``EffectRegistry/end(_:)``).
+  /// lock (``EffectRegistry/end(_:)``). What the operation captured is released there too, off
+  /// the main actor (it is `Sendable`).
   ///
   /// The closure keeps 64 bytes across the wait (a plain task's keeps 80), which keeps an
   /// effect suspended in `Task.sleep` within the task allocator's first slab (984 bytes)
@@ -62,11 +63,12 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     { @MainActor in await self.run() }
   }
 
-  /// The effect's task, in any context. It begins on the main actor, after the reduce and
-  /// batch that started it: an effect cancelled before then (in the same turn) never runs its
-  /// operation. The operation runs off the main actor and marks the effect finished there, the
-  /// moment it returns (a test store's exact waits count on it); the bookkeeping comes back
-  /// here.
+  /// The effect's task in any context: for a test store, and for an effect whose captured
+  /// dependencies or reporters are not the ones in force. It begins on the main actor, after the
+  /// reduce and batch that started it: an effect cancelled before then (in the same turn) never
+  /// runs its operation. The operation runs off the main actor and marks the effect finished
+  /// there, the moment it returns (a test store's exact waits count on it); the bookkeeping
+  /// comes back here.
   @MainActor
   private func run() async {
     guard !Task.isCancelled else {
