@@ -77,20 +77,19 @@ package final class EffectRegistry: @unchecked Sendable {
         keys: notifiesKeys ? keysDidChange : nil, effects: effects ? effectsDidChange : nil)
     }
 
-    /// Takes an effect that stopped out of the registry; returns the notifications due.
+    /// Marks an effect that stopped finished and takes it out of the registry; returns the
+    /// notifications due.
     mutating func remove(_ record: EffectLifetime) -> Notifications {
+      record.markFinishedWhileLocked()
       record.box?.forgetRecordWhileLocked(at: record.positionInBox)
       record.box = nil
       if !origins.isEmpty { origins[ObjectIdentifier(record)] = nil }
       switch record.place {
-      case .draining:
+      case .draining, .inFlight:
+        // A draining effect was taken out of the key index when it was cancelled.
+        let keysChanged = record.place == .inFlight && unindex(record)
         live.remove(record)
         record.place = .ended
-        return notifications(keys: false, effects: true)
-      case .inFlight:
-        live.remove(record)
-        record.place = .ended
-        let keysChanged = unindex(record)
         return notifications(keys: keysChanged, effects: true)
       case .unregistered, .ended:
         return Notifications()
@@ -131,6 +130,12 @@ package final class EffectRegistry: @unchecked Sendable {
     func send() {
       keys?()
       effects?()
+    }
+
+    /// Sends them on the main actor, from any thread (in a task; none when nothing is due).
+    func sendFromAnyThread() {
+      guard !isEmpty else { return }
+      Task { @MainActor in send() }
     }
   }
 
@@ -246,7 +251,8 @@ package final class EffectRegistry: @unchecked Sendable {
     }.send()
   }
 
-  /// Removes an effect that stopped (finished, or ended after being cancelled).
+  /// Marks an effect that stopped (finished, or ended after being cancelled) finished and
+  /// removes it.
   @MainActor
   package func finish(_ record: EffectLifetime) {
     withEntries { $0.remove(record) }.send()
@@ -256,13 +262,7 @@ package final class EffectRegistry: @unchecked Sendable {
   /// an effect's task ends this way where its operation returned, without coming back to the
   /// main actor. Observers, if any are due a notification, hear of it on the main actor.
   package func end(_ record: EffectLifetime) {
-    let notifications = withEntries { entries in
-      record.markFinishedWhileLocked()
-      return entries.remove(record)
-    }
-    if !notifications.isEmpty {
-      Task { @MainActor in notifications.send() }
-    }
+    withEntries { $0.remove(record) }.sendFromAnyThread()
   }
 
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under
@@ -312,9 +312,7 @@ package final class EffectRegistry: @unchecked Sendable {
       return (tasks, entries.notifications(keys: keysChanged, effects: true))
     }
     for task in tasks { task.cancel() }
-    if !notifications.isEmpty {
-      Task { @MainActor in notifications.send() }
-    }
+    notifications.sendFromAnyThread()
   }
 
   /// Cancels everything (a test skipping in-flight effects), notifying observers.

@@ -72,7 +72,6 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   @MainActor
   private func run() async {
     guard !Task.isCancelled else {
-      markFinished()
       registry.finish(self)
       return
     }
