@@ -5,6 +5,14 @@ import Testing
 struct AnyHashableSendableTests {
   private struct ID: Hashable, Sendable { let value: Int }
 
+  private class Animal: Hashable, @unchecked Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+    static func == (lhs: Animal, rhs: Animal) -> Bool { lhs.name == rhs.name }
+    func hash(into hasher: inout Hasher) { hasher.combine(name) }
+  }
+  private final class Dog: Animal, @unchecked Sendable {}
+
   @Test("Wrapping a wrapped value, or an optional one, unwraps it: equal, same hash")
   func wrappingAgainUnwraps() {
     let once = AnyHashableSendable(ID(value: 7))
@@ -30,7 +38,9 @@ struct AnyHashableSendableTests {
     let pairs: [(any Hashable & Sendable, any Hashable & Sendable)] = [
       (7, UInt8(7)), (7, Optional(7)), ("id", "id"), (ID(value: 7), ID(value: 7)),
       (7, "7"), (ID(value: 7), ID(value: 8)), (1.5, 1.5),
-      (Optional<Int>.none, Optional<String>.none),
+      (Optional<Int>.none, Optional<String>.none), (ID(value: 7), Optional(ID(value: 7))),
+      (Dog("rex"), Animal("rex")), (Dog("rex"), Dog("rex")), (Dog("rex"), Animal("max")),
+      (Int8(7), UInt64(7)), ("7", Substring("7")),
     ]
     for (left, right) in pairs {
       let wrapped = (AnyHashableSendable(left), AnyHashableSendable(right))

@@ -112,35 +112,37 @@ public struct Effect<Action: Sendable>: Sendable {
 /// Cancellation key: an id plus the scope path (Scope / ifLet / forEach components, outermost
 /// first) of the reducer that used it.
 ///
-/// Its hash is computed once, when the key is made: the registry hashes keys on every start,
-/// finish and cancellation, and hashing type-erased components is the costly part.
+/// Its hash is computed once, when the key is made: the registry looks keys up on every start,
+/// finish and cancellation by that hash (``hashCode``), and hashing type-erased components is
+/// the costly part.
 @usableFromInline
 package struct EffectKey: Hashable, Sendable, CustomStringConvertible {
   package private(set) var path: [AnyHashableSendable]
   package let id: AnyHashableSendable
-  private var cachedHash: Int
+  /// The key's hash, computed when it was made.
+  private(set) var hashCode: Int
 
   package init(id: some Hashable & Sendable, path: [AnyHashableSendable] = []) {
     self.id = AnyHashableSendable(id)
     self.path = path
-    self.cachedHash = Self.hash(id: self.id, path: path)
+    self.hashCode = Self.hash(id: self.id, path: path)
   }
 
   package func prefixed(by component: AnyHashableSendable) -> Self {
     var copy = self
     copy.path.insert(component, at: 0)
-    copy.cachedHash = Self.hash(id: id, path: copy.path)
+    copy.hashCode = Self.hash(id: id, path: copy.path)
     return copy
   }
 
   @usableFromInline
   package static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.cachedHash == rhs.cachedHash && lhs.id == rhs.id && lhs.path == rhs.path
+    lhs.hashCode == rhs.hashCode && lhs.id == rhs.id && lhs.path == rhs.path
   }
 
   @usableFromInline
   package func hash(into hasher: inout Hasher) {
-    hasher.combine(cachedHash)
+    hasher.combine(hashCode)
   }
 
   private static func hash(id: AnyHashableSendable, path: [AnyHashableSendable]) -> Int {

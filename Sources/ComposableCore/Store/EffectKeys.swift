@@ -6,6 +6,8 @@
 struct EffectKeys: Sequence, Sendable {
   private var first: EffectKey?
   private var others: [EffectKey] = []
+  /// How many keys. O(1).
+  private(set) var count = 0
 
   /// No keys.
   @usableFromInline
@@ -14,10 +16,8 @@ struct EffectKeys: Sequence, Sendable {
   /// One key.
   init(_ key: EffectKey) {
     first = key
+    count = 1
   }
-
-  /// How many keys. O(1).
-  var count: Int { first == nil ? 0 : 1 + others.count }
 
   /// Makes room for `count` keys in all.
   mutating func reserveCapacity(_ count: Int) {
@@ -26,7 +26,15 @@ struct EffectKeys: Sequence, Sendable {
 
   /// Adds `key` after the others.
   mutating func append(_ key: EffectKey) {
-    if first == nil { first = key } else { others.append(key) }
+    if count == 0 { first = key } else { others.append(key) }
+    count += 1
+  }
+
+  /// Whether `key` is one of these. O(n) in the keys.
+  func contains(_ key: EffectKey) -> Bool {
+    if count == 0 { return false }
+    if first == key { return true }
+    return others.contains(key)
   }
 
   /// These keys and then `key`.

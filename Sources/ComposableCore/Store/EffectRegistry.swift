@@ -25,7 +25,7 @@ package final class EffectRegistry: @unchecked Sendable {
     /// longer in flight under any key, but still awaited by `TestStore.finish()` and named by
     /// its diagnostics).
     var live = EffectList()
-    var recordsByKey: [EffectKey: EffectsUnderKey] = [:]
+    var recordsByKey = EffectKeyIndex()
     /// What started each effect, when the engine records it (a test store's diagnostics):
     /// kept here, not in every record.
     var origins: [ObjectIdentifier: String] = [:]
@@ -45,12 +45,8 @@ package final class EffectRegistry: @unchecked Sendable {
       // An effect under no key, or under just the removed one, has nothing else to take out.
       if record.keyCount == 0 || (afterRemovingOne && record.keyCount == 1) { return false }
       var emptied = false
-      for key in record.keys {
-        guard let index = recordsByKey.index(forKey: key) else { continue }
-        if recordsByKey.values[index].remove(record) {
-          recordsByKey.remove(at: index)
-          emptied = true
-        }
+      for key in record.keys where recordsByKey.remove(record, under: key) {
+        emptied = true
       }
       return emptied
     }
@@ -115,7 +111,9 @@ package final class EffectRegistry: @unchecked Sendable {
 
     func cancelAll() {
       first?.cancel()
-      for task in others { task.cancel() }
+      // By index: an array's iterator would retain each task (its memory is shared with the
+      // workers that are ending the tasks already cancelled).
+      for index in others.indices { others[index].cancel() }
     }
   }
 
@@ -198,7 +196,7 @@ package final class EffectRegistry: @unchecked Sendable {
   package func isInFlight(_ key: EffectKey, observing: Bool = false) -> Bool {
     withEntries { entries in
       if observing { entries.keysAreObserved = true }
-      return entries.recordsByKey[key] != nil
+      return entries.recordsByKey.contains(key)
     }
   }
 
@@ -242,8 +240,7 @@ package final class EffectRegistry: @unchecked Sendable {
       entries.live.append(record)
       var keysChanged = false
       for key in keys {
-        // One probe per key: the entry is made (empty) and inserted into in place.
-        if entries.recordsByKey[key, default: EffectsUnderKey()].insert(record) {
+        if entries.recordsByKey.insert(record, under: key) {
           keysChanged = true
         }
       }
@@ -275,7 +272,7 @@ package final class EffectRegistry: @unchecked Sendable {
       cancelled.reserveCapacity(keys.count)
       for key in keys {
         // The key goes first, so its records are not copied while they are taken out.
-        guard let records = entries.recordsByKey.removeValue(forKey: key) else { continue }
+        let records = entries.recordsByKey.removeAll(under: key)
         for record in records where record.place == .inFlight {
           _ = entries.takeOutOfFlight(record, afterRemovingOne: true)
           if let task = record.task { cancelled.append(task) }
@@ -339,7 +336,7 @@ package final class EffectRegistry: @unchecked Sendable {
         if let task = record.task { tasks.append(task) }
       }
       guard tookAny else { return ([], Notifications()) }
-      entries.recordsByKey = [:]
+      entries.recordsByKey.removeAll()
       return (tasks, entries.notifications(keys: true, effects: true))
     }
     for task in tasks { task.cancel() }

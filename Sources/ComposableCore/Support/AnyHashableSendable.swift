@@ -1,11 +1,18 @@
 /// A type-erased hashable, sendable value.
 ///
 /// `AnyHashable` is not `Sendable`, so identifiers that cross isolation domains (effect
-/// cancellation ids, scope path components) are wrapped in this instead. The value is boxed
-/// once, at wrapping; hashing and comparing reuse that box.
-public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringConvertible {
-  /// Boxes only a `Sendable` value (see the initializer), so sharing it is safe.
-  private let boxed: AnyHashable
+/// cancellation ids, scope path components) are wrapped in this instead. Values compare and
+/// hash as `AnyHashable` compares and hashes them (`7` equals `UInt8(7)` and `Optional(7)`),
+/// but without making an `AnyHashable` for the usual ids: a value of a type that `AnyHashable`
+/// keeps as it is (your structs, enums, strings, classes) is compared with its own `==` when
+/// the other value has the same type (no dynamic cast), and hashed with its own
+/// `hash(into:)`. Other values (numbers, optionals, values of different types) are compared
+/// through `AnyHashable`.
+public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
+  private let base: any Hashable & Sendable
+  /// Whether `AnyHashable` keeps `base` as it is: compares it with its own `==` (against a
+  /// value of the same type) and hashes it with its own `hash(into:)`.
+  private let isKeptAsItIs: Bool
 
   /// Wraps `base`. Wrapping an `AnyHashableSendable` again unwraps it first, so equality is
   /// never defeated by double wrapping.
@@ -17,17 +24,47 @@ public struct AnyHashableSendable: Hashable, @unchecked Sendable, CustomStringCo
     } else if Base.self == AnyHashableSendable?.self, let already = base as? AnyHashableSendable {
       self = already
     } else {
-      self.boxed = AnyHashable(base)
+      self.base = base
+      self.isKeptAsItIs = Self.isKeptAsItIs(Base.self)
     }
   }
 
+  /// Whether `AnyHashable` keeps values of `type` as they are: not when the type has a custom
+  /// representation (the standard library's numbers, `AnyHashable` itself), nor for an optional
+  /// (whose wrapped value may have one).
+  private static func isKeptAsItIs<Base>(_ type: Base.Type) -> Bool {
+    !(type is any _HasCustomAnyHashableRepresentation.Type) && !(type is any OptionalMarker.Type)
+  }
+
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.boxed == rhs.boxed
+    if lhs.isKeptAsItIs && rhs.isKeptAsItIs, let equal = lhs.base.isEqual(toSameType: rhs.base) {
+      return equal
+    }
+    return AnyHashable(lhs.base) == AnyHashable(rhs.base)
   }
 
   public func hash(into hasher: inout Hasher) {
-    boxed.hash(into: &hasher)
+    if isKeptAsItIs {
+      base.hash(into: &hasher)
+    } else {
+      AnyHashable(base).hash(into: &hasher)
+    }
   }
 
-  public var description: String { String(describing: boxed.base) }
+  public var description: String { String(describing: base) }
+}
+
+/// Marks `Optional`, so a type can be asked whether it is one without a value.
+private protocol OptionalMarker {}
+extension Optional: OptionalMarker {}
+
+extension Hashable {
+  /// `self == other` when `other` has the same type as `self`; `nil` otherwise.
+  fileprivate func isEqual(toSameType other: any Hashable) -> Bool? {
+    func compare<Other: Hashable>(_ other: Other) -> Bool? {
+      guard Other.self == Self.self else { return nil }
+      return self == unsafeBitCast(other, to: Self.self)
+    }
+    return compare(other)
+  }
 }

@@ -1,8 +1,8 @@
-/// The records of the effects running under one cancellation key: usually one, kept without a
-/// table.
+/// A set of effect records (those under one key hash in ``EffectKeyIndex``): usually one,
+/// kept without a table.
 ///
 /// Inserting and removing are O(1) (amortized, once a second effect arrives).
-struct EffectsUnderKey: Sequence {
+struct EffectRecordSet: Sequence {
   private enum Storage {
     case none
     case one(EffectLifetime)
@@ -11,9 +11,19 @@ struct EffectsUnderKey: Sequence {
 
   private var storage = Storage.none
 
-  /// No effect: the value a key's entry starts from, inserted into in place (one table probe
-  /// per key and effect).
+  /// No effect.
   init() {}
+
+  /// Whether there is no record. O(1).
+  var isEmpty: Bool {
+    if case .none = storage { return true }
+    return false
+  }
+
+  /// One effect.
+  init(_ record: EffectLifetime) {
+    storage = .one(record)
+  }
 
   struct Iterator: IteratorProtocol {
     fileprivate var one: EffectLifetime?
@@ -37,14 +47,12 @@ struct EffectsUnderKey: Sequence {
     }
   }
 
-  /// Adds `record`; answers whether the key had no effect before.
-  @discardableResult
-  mutating func insert(_ record: EffectLifetime) -> Bool {
+  /// Adds `record`.
+  mutating func insert(_ record: EffectLifetime) {
     switch storage {
     case .none:
       storage = .one(record)
-      return true
-    case .one(let existing) where existing === record: return false
+    case .one(let existing) where existing === record: return
     case .one(let existing):
       storage = .many([ObjectIdentifier(existing): existing, ObjectIdentifier(record): record])
     case .many(var records):
@@ -52,10 +60,19 @@ struct EffectsUnderKey: Sequence {
       records[ObjectIdentifier(record)] = record
       storage = .many(records)
     }
-    return false
   }
 
-  /// Removes `record`; answers whether none is left (the key's entry should then go).
+  /// Takes out the records `isRemoved` picks, and returns them. O(n).
+  mutating func remove(where isRemoved: (EffectLifetime) -> Bool) -> Self {
+    var removed = Self()
+    for record in self where isRemoved(record) {
+      _ = remove(record)
+      removed.insert(record)
+    }
+    return removed
+  }
+
+  /// Removes `record`; answers whether none is left (the set's entry should then go).
   mutating func remove(_ record: EffectLifetime) -> Bool {
     switch storage {
     case .none:
