@@ -14,15 +14,15 @@ struct EffectRecordSet: Sequence {
   /// No effect.
   init() {}
 
+  /// One effect.
+  init(_ record: EffectLifetime) {
+    storage = .one(record)
+  }
+
   /// Whether there is no record. O(1).
   var isEmpty: Bool {
     if case .none = storage { return true }
     return false
-  }
-
-  /// One effect.
-  init(_ record: EffectLifetime) {
-    storage = .one(record)
   }
 
   struct Iterator: IteratorProtocol {
@@ -84,7 +84,7 @@ struct EffectRecordSet: Sequence {
     case .many(var records):
       storage = .none
       records[ObjectIdentifier(record)] = nil
-      storage = .many(records)
+      if !records.isEmpty { storage = .many(records) }
       return records.isEmpty
     }
   }
