@@ -3,13 +3,15 @@
 /// handled).
 ///
 /// Not generic, so a running effect's record stores it at an offset known without metadata.
+@usableFromInline
 struct CapturedContext: Sendable {
-  let priority: TaskPriority?
+  @usableFromInline let priority: TaskPriority?
   let dependencies: DependencyValues
   let reporters: [any IssueReporter]?
   let location: IssueLocation
 
   /// Captures the dependencies and reporters in force now.
+  @usableFromInline
   init(priority: TaskPriority?, location: IssueLocation) {
     self.priority = priority
     self.dependencies = DependencyValues.current

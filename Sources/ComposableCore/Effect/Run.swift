@@ -5,13 +5,16 @@
 /// cost the task a second allocator slab (1 KB).
 @usableFromInline
 struct RunOperation<Action: Sendable>: Sendable {
-  typealias Operation = @Sendable (Send<Action>) async throws -> Void
-  typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
+  @usableFromInline typealias Operation = @Sendable (Send<Action>) async throws -> Void
+  @usableFromInline typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
 
-  let operation: Operation
-  let handler: ErrorHandler?
-  let captured: CapturedContext
+  @usableFromInline let operation: Operation
+  @usableFromInline let handler: ErrorHandler?
+  @usableFromInline let captured: CapturedContext
 
+  /// Inlinable, as `Effect.run`, so that building a `.run` is specialized for the feature's
+  /// action type where it is built (no generic metadata lookups).
+  @inlinable
   init(
     priority: TaskPriority?, location: IssueLocation, operation: @escaping Operation,
     handler: ErrorHandler?
@@ -21,7 +24,8 @@ struct RunOperation<Action: Sendable>: Sendable {
       captured: CapturedContext(priority: priority, location: location))
   }
 
-  private init(operation: @escaping Operation, handler: ErrorHandler?, captured: CapturedContext) {
+  @usableFromInline
+  init(operation: @escaping Operation, handler: ErrorHandler?, captured: CapturedContext) {
     self.operation = operation
     self.handler = handler
     self.captured = captured
@@ -55,6 +59,7 @@ extension Effect {
   ///   for await event in client.events() { await send(.eventReceived(event)) }
   /// }
   /// ```
+  @inlinable
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,

@@ -38,6 +38,7 @@ struct EffectKeys: Sequence, Sendable {
   }
 
   /// These keys and then `key`.
+  @usableFromInline
   func appending(_ key: EffectKey) -> Self {
     var copy = self
     copy.append(key)

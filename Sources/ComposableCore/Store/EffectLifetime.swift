@@ -11,6 +11,7 @@
 /// running" checks never count an effect that has only its bookkeeping left: a plain `.run`
 /// effect does its bookkeeping there too, under the same lock (``EffectRegistry/end(_:)``);
 /// other effects do it on the main actor afterwards.
+@usableFromInline
 package class EffectLifetime: @unchecked Sendable {
   /// Where a record is in its registry.
   enum Place {
@@ -45,6 +46,7 @@ package class EffectLifetime: @unchecked Sendable {
   @exclusivity(unchecked) final var next: EffectLifetime?
   @exclusivity(unchecked) final unowned(unsafe) var previous: EffectLifetime?
 
+  @usableFromInline
   init(registry: EffectRegistry) {
     self.registry = registry
   }

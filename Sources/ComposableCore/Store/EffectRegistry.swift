@@ -222,7 +222,7 @@ package final class EffectRegistry: @unchecked Sendable {
 
   /// Registers the effect `record` runs, with its task, under `keys`, and adds it to the
   /// `StoreTask` box of the send it belongs to (under the same lock).
-  @MainActor
+  @MainActor @usableFromInline
   func register(
     _ record: EffectLifetime, task: Task<Void, Never>, keys: EffectKeys, origin: String?,
     into box: StoreTask.Box
@@ -265,7 +265,7 @@ package final class EffectRegistry: @unchecked Sendable {
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under
   /// any key; it is tracked as draining until it has stopped. Keys with nothing in flight are
   /// skipped. Observers hear of it once, however many keys.
-  @MainActor
+  @MainActor @usableFromInline
   func cancel(_ keys: EffectKeys) {
     let (cancelled, notifications) = withEntries { entries -> (CancelledTasks, Notifications) in
       var cancelled = CancelledTasks()
@@ -287,7 +287,7 @@ package final class EffectRegistry: @unchecked Sendable {
   }
 
   /// Cancels every effect running under `key`, as cancelling under several keys does.
-  @MainActor
+  @MainActor @usableFromInline
   package func cancel(_ key: EffectKey) {
     cancel(EffectKeys(key))
   }

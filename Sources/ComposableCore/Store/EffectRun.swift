@@ -1,17 +1,21 @@
 /// One `.run` effect a store started: its record in the registry (``EffectLifetime``), its
 /// operation, and where what it sends goes. One object serves all of them (its task's closure
 /// and the effect's `send` and `modify` capture only it), so an effect costs few allocations.
+@usableFromInline
 final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @unchecked Sendable {
   // The operation's parts, first: at offsets fixed for every `State` and `Action`, so the
   // task reads them without the type's metadata.
-  private let operation: RunOperation<Action>.Operation
-  private let handler: RunOperation<Action>.ErrorHandler?
-  private let captured: CapturedContext
+  @usableFromInline let operation: RunOperation<Action>.Operation
+  @usableFromInline let handler: RunOperation<Action>.ErrorHandler?
+  @usableFromInline let captured: CapturedContext
   /// Weak: a running effect never keeps its store alive.
-  private let engine: WeakEngine<State, Action>
+  @usableFromInline let engine: WeakEngine<State, Action>
   /// The box the effects of actions this effect sends go into.
-  private let replies: StoreTask.Box
+  @usableFromInline let replies: StoreTask.Box
 
+  /// Inlinable, as the store's `launch`, so that making the effect is specialized for the
+  /// feature's types (no generic metadata lookups).
+  @inlinable
   init(
     engine: WeakEngine<State, Action>, registry: EffectRegistry, operation: RunOperation<Action>,
     replies: StoreTask.Box
@@ -26,7 +30,7 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
 
   /// Starts the effect's task as a plain task, with the closure written where the task takes
   /// it (a closure passed on from elsewhere costs the task another allocation).
-  @MainActor
+  @MainActor @usableFromInline
   func startTask() -> Task<Void, Never> {
     guard captured.isInForce else {
       return Task(priority: captured.priority) { @MainActor in await self.run() }
@@ -59,7 +63,7 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   }
 
   /// The closure the effect's task runs, for a test store that starts tasks its own way.
-  var taskBody: @MainActor @Sendable () async -> Void {
+  @usableFromInline var taskBody: @MainActor @Sendable () async -> Void {
     { @MainActor in await self.run() }
   }
 

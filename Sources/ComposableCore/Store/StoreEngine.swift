@@ -23,6 +23,7 @@ enum EffectSink {
 
 /// Starts the task of one effect. The default starts a plain `Task`; a test store starts them
 /// on an executor it watches, so it knows when every effect is suspended.
+@usableFromInline
 package typealias EffectTaskStarter =
   @Sendable (TaskPriority?, _ operation: @escaping @Sendable @isolated(any) () async -> Void)
   -> Task<Void, Never>
@@ -63,7 +64,7 @@ package final class StoreEngine<State, Action: Sendable> {
   @usableFromInline let dependencies: DependencyValues
   /// How effect tasks are started when not as plain tasks (a test store sets it before the
   /// first send).
-  package var startTask: EffectTaskStarter?
+  @usableFromInline package var startTask: EffectTaskStarter?
 
   // Bookkeeping below is touched only on the main actor, never by overlapping accesses, so
   // it skips the runtime's dynamic exclusivity checks (a large share of a send's cost).
@@ -78,7 +79,7 @@ package final class StoreEngine<State, Action: Sendable> {
   /// The open windows of throttled effects (`Effect.throttle`), per key.
   var throttleWindows = ThrottleWindows()
   /// This engine, held weakly by its running effects.
-  lazy var weakSelf: WeakEngine<State, Action> = WeakEngine(self)
+  @usableFromInline lazy var weakSelf: WeakEngine<State, Action> = WeakEngine(self)
 
   /// Runs once at the end of every drained batch.
   @exclusivity(unchecked) @usableFromInline package var didFinishBatch: (() -> Void)?
@@ -225,7 +226,10 @@ package final class StoreEngine<State, Action: Sendable> {
 
   // MARK: Effects
 
-  @usableFromInline
+  /// Starts `effect`. The usual cases (a `.run`, under keys or not; `.send`; `.cancel`) are
+  /// inlinable, so they are specialized for the feature's types where the store is used (no
+  /// generic metadata lookups); the others are started out of line.
+  @inlinable
   func start(_ effect: Effect<Action>, sink: EffectSink, keys: EffectKeys, origin: Action) {
     switch effect.operation {
     case .none:
@@ -233,8 +237,23 @@ package final class StoreEngine<State, Action: Sendable> {
     case .send(let action):
       queue.append(.action(action, .effect, replies(of: sink)))
     case .run(let run):
-      let box = resolve(sink)
-      launch(run, keys: keys, origin: origin, box: box, replies: resolveReplies(sink))
+      launch(run, keys: keys, origin: origin, box: resolve(sink), replies: resolveReplies(sink))
+    case .cancellable(let key, let cancelInFlight, let effect):
+      if cancelInFlight { registry.cancel(key) }
+      start(effect, sink: sink, keys: keys.appending(key), origin: origin)
+    case .cancel(let keys):
+      registry.cancel(keys)
+    case .merge, .concatenate, .watched, .throttled:
+      startComposed(effect, sink: sink, keys: keys, origin: origin)
+    }
+  }
+
+  /// Starts the effects that compose others: merged, concatenated, watched or throttled.
+  @usableFromInline
+  func startComposed(
+    _ effect: Effect<Action>, sink: EffectSink, keys: EffectKeys, origin: Action
+  ) {
+    switch effect.operation {
     case .merge(let effects):
       registry.batch {
         for effect in effects { start(effect, sink: sink, keys: keys, origin: origin) }
@@ -242,11 +261,6 @@ package final class StoreEngine<State, Action: Sendable> {
     case .concatenate(let effects):
       launchSequence(
         effects, keys: keys, origin: origin, box: resolve(sink), replies: resolveReplies(sink))
-    case .cancellable(let key, let cancelInFlight, let effect):
-      if cancelInFlight { registry.cancel(key) }
-      start(effect, sink: sink, keys: keys.appending(key), origin: origin)
-    case .cancel(let keys):
-      registry.cancel(keys)
     case .watched(let key, let presence, let effect):
       if let isPresent = presence.typed(as: State.self) { watchedChildren[key] = isPresent }
       start(effect, sink: sink, keys: keys, origin: origin)
@@ -254,11 +268,14 @@ package final class StoreEngine<State, Action: Sendable> {
       let admitted = throttleWindows.admit(
         effect, key: key, throttling: throttling, isInFlight: { registry.isInFlight($0) })
       if let admitted { start(admitted, sink: sink, keys: keys, origin: origin) }
+    case .none, .send, .run, .cancellable, .cancel:
+      start(effect, sink: sink, keys: keys, origin: origin)
     }
   }
 
   /// The box an effect's own task goes into.
-  private func resolve(_ sink: EffectSink) -> StoreTask.Box {
+  @usableFromInline
+  func resolve(_ sink: EffectSink) -> StoreTask.Box {
     switch sink {
     case .box(let box), .step(let box, _):
       return box
@@ -271,19 +288,22 @@ package final class StoreEngine<State, Action: Sendable> {
   }
 
   /// The box the effects of actions an effect sends go into.
-  private func resolveReplies(_ sink: EffectSink) -> StoreTask.Box {
+  @usableFromInline
+  func resolveReplies(_ sink: EffectSink) -> StoreTask.Box {
     if case .step(_, let replies) = sink { return replies }
     return resolve(sink)
   }
 
   /// Where the effects of an action sent synchronously (`.send`) go.
-  private func replies(of sink: EffectSink) -> EffectSink {
+  @usableFromInline
+  func replies(of sink: EffectSink) -> EffectSink {
     if case .step(_, let replies) = sink { return .box(replies) }
     return sink
   }
 
   /// Starts the task of a `.run` effect. An effect cancelled before its task began never runs.
-  private func launch(
+  @inlinable
+  func launch(
     _ operation: RunOperation<Action>, keys: EffectKeys, origin: Action, box: StoreTask.Box,
     replies: StoreTask.Box
   ) {
@@ -340,7 +360,8 @@ package final class StoreEngine<State, Action: Sendable> {
     record.registry.finish(record)
   }
 
-  private func describe(_ origin: Action) -> String? {
+  @usableFromInline
+  func describe(_ origin: Action) -> String? {
     recordsEffectOrigins ? "\(origin)" : nil
   }
 }
