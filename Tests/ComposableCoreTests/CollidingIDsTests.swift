@@ -1,5 +1,6 @@
 import ComposableCore
 import ComposableTesting
+import Observation
 import Testing
 
 /// An id whose every value hashes alike: the store's key index finds keys by hash, so ids that
@@ -87,5 +88,27 @@ struct CollidingIDsTests {
     alone.cancel()
     #expect(!store.isEffectInFlight(CollidingID(value: 6)))
     await alone.finish(timeout: .seconds(15))
+  }
+
+  @Test("An effect under two colliding ids tells an observer of the second id that it started")
+  func observerOfSecondCollidingID() async {
+    let log = Log<String>()
+    let store = Store(initialState: CollidingSleepers.State()) { CollidingSleepers(log: log) }
+    let first = store.send(.start(5))
+    await log.wait(for: "5 started")
+    let notified = LockIsolated(0)
+    withObservationTracking {
+      _ = store.isEffectInFlight(CollidingID(value: 6))
+    } onChange: {
+      notified.withValue { $0 += 1 }
+    }
+    // Registered under 5 (already in flight), then under 6, whose hash is 5's.
+    let nested = store.send(.startNested(outer: 5, inner: 6))
+    #expect(store.isEffectInFlight(CollidingID(value: 6)))
+    #expect(notified.withValue { $0 } == 1, "id 6 came into flight and its observer was not told")
+    first.cancel()
+    nested.cancel()
+    await first.finish(timeout: .seconds(15))
+    await nested.finish(timeout: .seconds(15))
   }
 }

@@ -9,8 +9,9 @@
 ///
 /// Records must not change their keys while indexed; every access is under the registry's lock.
 ///
-/// Complexity: every operation is O(1) on average (one table probe, one key comparison per
-/// record under the hash), O(n) in the records under keys that share one hash.
+/// Complexity: one table probe per operation, then a comparison of `key` with the keys of each
+/// record under its hash: O(1) on average for one effect under a key; `removeAll(under:)` is
+/// O(records under the key).
 struct EffectKeyIndex {
   private var recordsByHash: [Int: EffectRecordSet] = [:]
 
@@ -27,12 +28,15 @@ struct EffectKeyIndex {
       recordsByHash[key.hashCode] = EffectRecordSet(record)
       return true
     }
-    let isNew = !recordsByHash.values[index].contains { $0.keys.contains(key) }
+    // Another record under `key`, not this one (already here under an earlier key of its
+    // own whose hash collides with `key`'s).
+    let isNew = !recordsByHash.values[index].contains { $0 !== record && $0.keys.contains(key) }
     recordsByHash.values[index].insert(record)
     return isNew
   }
 
-  /// Removes `record` from under `key`; answers whether the key has no effect left.
+  /// Removes `record` from under `key`; answers whether `key` has no effect left after this
+  /// removal (`false` when nothing is indexed under its hash: an earlier removal answered).
   mutating func remove(_ record: EffectLifetime, under key: EffectKey) -> Bool {
     guard let index = recordsByHash.index(forKey: key.hashCode) else { return false }
     if recordsByHash.values[index].remove(record) {
@@ -49,9 +53,8 @@ struct EffectKeyIndex {
     if recordsByHash.values[index].allSatisfy({ $0.keys.contains(key) }) {
       return recordsByHash.remove(at: index).value
     }
-    let removed = recordsByHash.values[index].remove { $0.keys.contains(key) }
-    if recordsByHash.values[index].isEmpty { recordsByHash.remove(at: index) }
-    return removed
+    // Some record under the hash does not run under `key`: the entry stays.
+    return recordsByHash.values[index].remove { $0.keys.contains(key) }
   }
 
   /// Forgets every key.

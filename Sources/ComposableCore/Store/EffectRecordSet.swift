@@ -19,12 +19,6 @@ struct EffectRecordSet: Sequence {
     storage = .one(record)
   }
 
-  /// Whether there is no record. O(1).
-  var isEmpty: Bool {
-    if case .none = storage { return true }
-    return false
-  }
-
   struct Iterator: IteratorProtocol {
     fileprivate var one: EffectLifetime?
     fileprivate var many: Dictionary<ObjectIdentifier, EffectLifetime>.Values.Iterator?

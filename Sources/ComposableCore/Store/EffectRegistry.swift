@@ -40,7 +40,7 @@ package final class EffectRegistry: @unchecked Sendable {
     var effectsDidChange: Callback?
 
     /// Takes `record` out of the index of each of its keys; with `afterRemovingOne`, the caller
-    /// already took one of its keys' entries out. Returns whether a key lost its last effect.
+    /// already took `record` out from under one of its keys. Returns whether a key lost its last effect.
     mutating func unindex(_ record: EffectLifetime, afterRemovingOne: Bool = false) -> Bool {
       // An effect under no key, or under just the removed one, has nothing else to take out.
       if record.keyCount == 0 || (afterRemovingOne && record.keyCount == 1) { return false }
@@ -271,7 +271,8 @@ package final class EffectRegistry: @unchecked Sendable {
       var cancelled = CancelledTasks()
       cancelled.reserveCapacity(keys.count)
       for key in keys {
-        // The key goes first, so its records are not copied while they are taken out.
+        // The key's records go first (its whole entry, unless a colliding key shares it), so
+        // they are not copied while they are taken out.
         let records = entries.recordsByKey.removeAll(under: key)
         for record in records where record.place == .inFlight {
           _ = entries.takeOutOfFlight(record, afterRemovingOne: true)

@@ -269,6 +269,8 @@ package final class StoreEngine<State, Action: Sendable> {
         effect, key: key, throttling: throttling, isInFlight: { registry.isInFlight($0) })
       if let admitted { start(admitted, sink: sink, keys: keys, origin: origin) }
     case .none, .send, .run, .cancellable, .cancel:
+      // Never reached (`start` sends only composed effects here); for an exhaustive switch.
+      // `start` must keep handling these cases itself, or the two would call each other.
       start(effect, sink: sink, keys: keys, origin: origin)
     }
   }

@@ -25,13 +25,15 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
       self = already
     } else {
       self.base = base
-      self.isKeptAsItIs = Self.isKeptAsItIs(Base.self)
+      // The dynamic type, as `AnyHashable` asks the value (a subclass may differ from `Base`).
+      self.isKeptAsItIs = Self.isKeptAsItIs(type(of: base))
     }
   }
 
   /// Whether `AnyHashable` keeps values of `type` as they are: not when the type has a custom
-  /// representation (the standard library's numbers, `AnyHashable` itself), nor for an optional
-  /// (whose wrapped value may have one).
+  /// representation (numbers, sets, dictionaries, `AnyHashable`, some Foundation classes), nor
+  /// for an optional (whose wrapped value may have one). Two runtime conformance checks of the
+  /// type, no cast of the value.
   private static func isKeptAsItIs<Base>(_ type: Base.Type) -> Bool {
     !(type is any _HasCustomAnyHashableRepresentation.Type) && !(type is any OptionalMarker.Type)
   }
@@ -51,7 +53,10 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  public var description: String { String(describing: base) }
+  public var description: String {
+    // As `AnyHashable` shows it: an optional or a number as its canonical value.
+    isKeptAsItIs ? String(describing: base) : String(describing: AnyHashable(base).base)
+  }
 }
 
 /// Marks `Optional`, so a type can be asked whether it is one without a value.
