@@ -30,13 +30,6 @@ struct EffectKeys: Sequence, Sendable {
     count += 1
   }
 
-  /// Whether `key` is one of these. O(n) in the keys.
-  func contains(_ key: EffectKey) -> Bool {
-    if count == 0 { return false }
-    if first == key { return true }
-    return others.contains(key)
-  }
-
   /// These keys and then `key`.
   @usableFromInline
   func appending(_ key: EffectKey) -> Self {

@@ -40,7 +40,8 @@ package final class EffectRegistry: @unchecked Sendable {
     var effectsDidChange: Callback?
 
     /// Takes `record` out of the index of each of its keys; with `afterRemovingOne`, the caller
-    /// already took `record` out from under one of its keys. Returns whether a key lost its last effect.
+    /// already took `record` out from under one of its keys. Returns whether a key lost its
+    /// last effect.
     mutating func unindex(_ record: EffectLifetime, afterRemovingOne: Bool = false) -> Bool {
       // An effect under no key, or under just the removed one, has nothing else to take out.
       if record.keyCount == 0 || (afterRemovingOne && record.keyCount == 1) { return false }
