@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTestSupport
-import LoopbackSockets
 import Testing
 import WorkspaceHTTP
 
@@ -16,13 +15,6 @@ import WorkspaceHTTP
 /// sessions released as the requests end. A freeze cannot be bounded by a task (none runs any
 /// more), so a ``FreezeWatchdog`` thread ends the process with a message if one happens.
 @Suite struct NoFreezeTests {
-  /// A loopback port where nothing listens: every connection is refused at once.
-  static func refusingPort() async throws -> UInt16 {
-    let listener = try LoopbackListener { $0.close() }
-    await listener.stop()
-    return listener.port
-  }
-
   /// How long a refused request takes here, from send to failure (the median of 20).
   static func refusalTime(_ base: URL) async -> Duration {
     let session = HTTPSession(baseURL: base)
@@ -39,7 +31,10 @@ import WorkspaceHTTP
     let watchdog = FreezeWatchdog(
       seconds: 90, "requests cancelled as their connections fail, sessions released meanwhile")
     defer { watchdog.disarm() }
-    let base = try #require(URL(string: "http://127.0.0.1:\(try await Self.refusingPort())"))
+    // Held until the test ends, so no parallel test's server can take the port meanwhile.
+    let refusing = try RefusingLoopbackPort()
+    defer { withExtendedLifetime(refusing) {} }
+    let base = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
     // Cancel anywhere from before the request starts to after its failure arrived.
     let window = max(await Self.refusalTime(base) * 2, .microseconds(200))
     var outcomes = Outcomes()
@@ -83,7 +78,10 @@ import WorkspaceHTTP
     let watchdog = FreezeWatchdog(
       seconds: 90, "event streams cancelled as their connections fail")
     defer { watchdog.disarm() }
-    let base = try #require(URL(string: "http://127.0.0.1:\(try await Self.refusingPort())"))
+    // Held until the test ends, so no parallel test's server can take the port meanwhile.
+    let refusing = try RefusingLoopbackPort()
+    defer { withExtendedLifetime(refusing) {} }
+    let base = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
     var ended = 0
     for round in 0..<20 {
       ended += await withTaskGroup(of: Int.self) { group in
