@@ -1,6 +1,7 @@
 import DemoHTTPProtocol
 import DemoServer
 import Foundation
+import HTTPTestSupport
 import ProcessSupport
 import SQLiteWorkspace
 import Testing
@@ -231,23 +232,8 @@ func freeLoopbackPort() throws -> UInt16 {
   var generator = SystemRandomNumberGenerator()
   for _ in 0..<100 {
     let port = UInt16.random(in: 20_000..<32_768, using: &generator)
-    if try isFreeLoopbackPort(port) { return port }
+    // Free when it can be bound without `SO_REUSEADDR` (no socket holds it); released at once.
+    if (try? RefusingLoopbackPort(port: port)) != nil { return port }
   }
   throw POSIXError(.EADDRINUSE)
-}
-
-/// Whether 127.0.0.1:`port` can be bound now (without `SO_REUSEADDR`, so not while any
-/// socket is bound to it).
-private func isFreeLoopbackPort(_ port: UInt16) throws -> Bool {
-  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard socket >= 0 else { throw POSIXError(.EMFILE) }
-  defer { close(socket) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = port.bigEndian
-  let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  return withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
-  } == 0
 }

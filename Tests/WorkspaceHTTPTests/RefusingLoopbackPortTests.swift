@@ -14,6 +14,10 @@ import WorkspaceHTTP
     #expect(throws: LoopbackSocketError.self, "a listener bound the held port") {
       try LoopbackListener(port: refusing.port) { $0.close() }
     }
+    // What makes it a test of whether a given port is free.
+    #expect(throws: POSIXError.self, "the held port was held twice") {
+      try RefusingLoopbackPort(port: refusing.port)
+    }
     let base = try #require(URL(string: "http://127.0.0.1:\(refusing.port)"))
     let session = HTTPSession(baseURL: base)
     await #expect(throws: (any Error).self, "a request to the held port was answered") {
@@ -25,6 +29,7 @@ import WorkspaceHTTP
     var refusing: RefusingLoopbackPort? = try RefusingLoopbackPort()
     let port = try #require(refusing?.port)
     refusing = nil
+    #expect(try RefusingLoopbackPort(port: port).port == port)
     let listener = try LoopbackListener(port: port) { $0.close() }
     #expect(listener.port == port)
     await listener.stop()
