@@ -38,6 +38,15 @@ struct EffectKeys: Sequence, Sendable {
     return copy
   }
 
+  /// Whether `key` is one of these keys. Compares them in place: `Sequence.contains` would
+  /// copy each key to iterate (the registry asks this for every record it finds under a key's
+  /// hash). O(count).
+  func contains(_ key: EffectKey) -> Bool {
+    guard count > 0 else { return false }
+    if let first, first == key { return true }
+    return others.contains(key)
+  }
+
   /// Each key transformed, in order.
   func mapped(_ transform: (EffectKey) -> EffectKey) -> Self {
     var mapped = Self()

@@ -41,6 +41,34 @@ struct EffectRecordSet: Sequence {
     }
   }
 
+  /// Calls `body` with every record, in no particular order. Reads the usual single record in
+  /// place (iterating would copy it into an iterator first).
+  func forEachRecord(_ body: (EffectLifetime) -> Void) {
+    switch storage {
+    case .none: return
+    case .one(let record): body(record)
+    case .many(let records): for record in records.values { body(record) }
+    }
+  }
+
+  /// Whether `predicate` holds for every record, read as ``forEachRecord(_:)`` reads them.
+  func allSatisfy(_ predicate: (EffectLifetime) -> Bool) -> Bool {
+    switch storage {
+    case .none: true
+    case .one(let record): predicate(record)
+    case .many(let records): records.values.allSatisfy(predicate)
+    }
+  }
+
+  /// Whether `predicate` holds for any record, read as ``forEachRecord(_:)`` reads them.
+  func contains(where predicate: (EffectLifetime) -> Bool) -> Bool {
+    switch storage {
+    case .none: false
+    case .one(let record): predicate(record)
+    case .many(let records): records.values.contains(where: predicate)
+    }
+  }
+
   /// Adds `record`.
   mutating func insert(_ record: EffectLifetime) {
     switch storage {

@@ -274,8 +274,8 @@ package final class EffectRegistry: @unchecked Sendable {
       for key in keys {
         // The key's records go first (its whole entry, unless a colliding key shares it), so
         // they are not copied while they are taken out.
-        let records = entries.recordsByKey.removeAll(under: key)
-        for record in records where record.place == .inFlight {
+        entries.recordsByKey.removeAll(under: key).forEachRecord { record in
+          guard record.place == .inFlight else { return }
           _ = entries.takeOutOfFlight(record, afterRemovingOne: true)
           if let task = record.task { cancelled.append(task) }
         }

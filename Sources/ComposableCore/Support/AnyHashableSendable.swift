@@ -32,10 +32,10 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether `AnyHashable` keeps values of `type` as they are: not when the type has a custom
   /// representation (numbers, sets, dictionaries, `AnyHashable`, some Foundation classes), nor
-  /// for an optional (whose wrapped value may have one). Two runtime conformance checks of the
-  /// type, no cast of the value.
+  /// for an optional (whose wrapped value may have one). One runtime conformance check of the
+  /// type (whether it is an optional is read from its metadata), no cast of the value.
   private static func isKeptAsItIs<Base>(_ type: Base.Type) -> Bool {
-    !(type is any _HasCustomAnyHashableRepresentation.Type) && !(type is any OptionalMarker.Type)
+    !_isOptional(type) && !(type is any _HasCustomAnyHashableRepresentation.Type)
   }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -58,10 +58,6 @@ public struct AnyHashableSendable: Hashable, Sendable, CustomStringConvertible {
     isKeptAsItIs ? String(describing: base) : String(describing: AnyHashable(base).base)
   }
 }
-
-/// Marks `Optional`, so a type can be asked whether it is one without a value.
-private protocol OptionalMarker {}
-extension Optional: OptionalMarker {}
 
 extension Hashable {
   /// `self == other` when `other` has the same type as `self`; `nil` otherwise.
