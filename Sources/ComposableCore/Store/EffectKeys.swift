@@ -42,7 +42,6 @@ struct EffectKeys: Sequence, Sendable {
   /// copy each key to iterate (the registry asks this for every record it finds under a key's
   /// hash). O(count).
   func contains(_ key: EffectKey) -> Bool {
-    guard count > 0 else { return false }
     if let first, first == key { return true }
     return others.contains(key)
   }
