@@ -3,8 +3,9 @@ import LoopbackHTTPServer
 import LoopbackSockets
 
 /// `server_threads_at_3000_idle`: the threads this process gains while 3,000 clients hold idle
-/// connections to one `LoopbackHTTPServer` (its cap raised to 4,096 so all are admitted). Idle
-/// connections wait in the server's one watching thread: the figure counts what they cost
+/// connections to one `LoopbackHTTPServer` (its cap raised to 4,096 so all are admitted, and
+/// its idle timeout to two minutes so none is closed while a slow machine connects the rest).
+/// Idle connections wait in the server's one watching thread: the figure counts what they cost
 /// beyond it (c37a104 served each connection on a thread of its own: 2,095 threads here).
 /// Checks: every connection was admitted, and the server still answers a request meanwhile.
 /// Linux only (threads are counted in `/proc/self/task`).
@@ -12,7 +13,8 @@ import LoopbackSockets
 func benchmarkServerThreads(connections count: Int) async throws -> Summary {
   var router = HTTPRouter()
   router.get("/hello") { _ in .text("hello") }
-  let server = try LoopbackHTTPServer(limits: .init(maxConnections: 4096), router: router)
+  let server = try LoopbackHTTPServer(
+    limits: .init(receiveTimeout: .seconds(120), maxConnections: 4096), router: router)
   let before = try threadCount()
   var held: [LoopbackConnection] = []
   for _ in 0..<count { held.append(try LoopbackConnection.connect(toLoopbackPort: server.port)) }
