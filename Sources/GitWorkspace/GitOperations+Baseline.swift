@@ -15,7 +15,7 @@ extension GitOperations {
   func install(_ branch: BranchName, in source: GitWorkingCopy) async throws
     -> WorkspaceBranchReference
   {
-    try await validateBranchName(branch)
+    try validateBranchName(branch)
     let index = try await validate(source)
     guard let recorded = try await recordedBaseline(in: source.reference) else {
       throw GitWorkspaceError.notAWorkspace(

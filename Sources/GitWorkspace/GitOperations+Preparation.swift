@@ -24,7 +24,7 @@ extension GitOperations {
       baseline = recorded
     } else {
       let branch = configuration.defaultBranch
-      try await validateBranchName(branch)
+      try validateBranchName(branch)
       let head = try await fetchHead(of: branch, into: copy.reference)
       baseline = WorkspaceBranchReference(branch: branch, revision: head)
       try await record(baseline, in: copy.reference)

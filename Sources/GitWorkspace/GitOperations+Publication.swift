@@ -20,7 +20,7 @@ extension GitOperations {
     beforePush: @Sendable () async throws -> Void
   ) async throws -> ProposalRecord {
     guard !changes.isEmpty else { throw GitWorkspaceError.emptyChangeSet }
-    try await validateBranchName(baseline.branch)
+    try validateBranchName(baseline.branch)
     _ = try await validate(source)
     guard let base = try await commit(baseline.revision, in: source.reference) else {
       throw GitWorkspaceError.unknownRevision(baseline)

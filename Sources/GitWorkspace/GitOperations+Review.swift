@@ -68,7 +68,7 @@ extension GitOperations {
       throw GitWorkspaceError.proposalWithoutTarget(proposalID)
     }
     let branch = BranchName(trailer)
-    try await validateBranchName(branch)
+    try validateBranchName(branch)
     guard let head = try await commit("refs/remotes/origin/\(branch)", in: review) else {
       throw GitWorkspaceError.branchNotFound(branch, remote: configuration.remote)
     }

@@ -150,14 +150,10 @@ struct GitOperations: Sendable {
   }
 
   /// Throws unless `branch` is a valid Git branch name.
-  func validateBranchName(_ branch: BranchName) async throws {
-    let name = branch.rawValue
-    guard !name.isEmpty, !name.hasPrefix("-"), !name.hasPrefix("refs/") else {
+  func validateBranchName(_ branch: BranchName) throws {
+    guard GitBranchNameRules.isUsable(branch.rawValue) else {
       throw GitWorkspaceError.invalidBranchName(branch)
     }
-    let result = try await git.run(
-      ["check-ref-format", "refs/heads/\(name)"], acceptedStatuses: [0, 1])
-    guard result.status == 0 else { throw GitWorkspaceError.invalidBranchName(branch) }
   }
 
   // MARK: Working copies
