@@ -22,9 +22,11 @@ extension GitOperations {
     guard !changes.isEmpty else { throw GitWorkspaceError.emptyChangeSet }
     try validateBranchName(baseline.branch)
     _ = try await validate(source)
-    guard let base = try await commit(baseline.revision, in: source.reference) else {
-      throw GitWorkspaceError.unknownRevision(baseline)
-    }
+    // The baseline's commit and the commit remembered for this key (a retry's), in one process.
+    let resolved = try await commits(
+      [baseline.revision, ProposalAttempt.attemptRef(for: request.idempotencyKey)],
+      in: source.reference)
+    guard let base = resolved[0] else { throw GitWorkspaceError.unknownRevision(baseline) }
     guard changes.baseline == base else {
       throw GitWorkspaceError.changeSetBaselineMismatch(
         changeSet: changes.baseline, baseline: baseline)
@@ -52,7 +54,8 @@ extension GitOperations {
       )
     }
 
-    let commit = try await attemptCommit(attempt, request: request, in: source.reference)
+    let commit = try await attemptCommit(
+      attempt, remembered: resolved[1], request: request, in: source.reference)
     try await beforePush()
     do {
       try await push(commit, for: attempt, in: source.reference)
@@ -110,13 +113,14 @@ extension GitOperations {
     return ProposalRecord(id: attempt.proposalRef, contentRevision: existing, target: baseline)
   }
 
-  /// The attempt's commit: the one remembered for this key when it has the same tree, parent
-  /// and message (a retry makes the same hash), else a new one stamped now and remembered.
-  func attemptCommit(_ attempt: ProposalAttempt, request: ProposalRequest, in reference: URL)
-    async throws -> String
-  {
+  /// The attempt's commit: `remembered` (the commit of the attempt ref) when it has the same
+  /// tree, parent and message (a retry makes the same hash), else a new one stamped now and
+  /// remembered.
+  func attemptCommit(
+    _ attempt: ProposalAttempt, remembered: String?, request: ProposalRequest, in reference: URL
+  ) async throws -> String {
     let message = attempt.message(for: request)
-    if let remembered = try await commit(attempt.attemptRef, in: reference) {
+    if let remembered {
       let (tree, parents) = try await treeAndParents(of: remembered, in: reference)
       let body = try await git.text(["show", "-s", "--format=%B", remembered], in: reference)
       if tree == attempt.tree, parents == [attempt.base],
@@ -175,11 +179,16 @@ struct ProposalAttempt: Sendable {
   init(key: UUID, namespace: String, branch: BranchName, base: String, tree: String) {
     self.key = key.uuidString.lowercased()
     self.proposalRef = "\(namespace)/\(self.key)"
-    self.attemptRef = "\(GitOperations.attemptNamespace)\(self.key)"
+    self.attemptRef = Self.attemptRef(for: key)
     self.branch = branch
     self.branchRef = "refs/heads/\(branch)"
     self.base = base
     self.tree = tree
+  }
+
+  /// The local ref remembering the commit made for `key`, so a retry pushes the same hash.
+  static func attemptRef(for key: UUID) -> String {
+    GitOperations.attemptNamespace + key.uuidString.lowercased()
   }
 
   /// Title, summary, then the trailers reviewers' tools read (`Proposal-Key`,

@@ -53,6 +53,27 @@ struct GitOperations: Sendable {
     return result.status == 0 && !hash.isEmpty ? hash : nil
   }
 
+  /// The full commit hashes `specs` name in `repository`, in order (`nil` for one that names
+  /// no commit), from one `git cat-file --batch-check`: one process however many names. A name
+  /// that is empty, begins with `-` or spans lines names nothing, as for ``commit(_:in:)``.
+  func commits(_ specs: [String], in repository: URL) async throws -> [String?] {
+    let asked = specs.map { !$0.isEmpty && !$0.hasPrefix("-") && !$0.contains(where: \.isNewline) }
+    let names = zip(specs, asked).filter(\.1).map { "\($0.0)^{commit}\n" }
+    guard !names.isEmpty else { return specs.map { _ in nil } }
+    let output = try await git.text(
+      ["cat-file", "--batch-check"], in: repository, input: Data(names.joined().utf8))
+    // One line per name: `<hash> commit <size>`, or `<name> missing` (or `ambiguous`).
+    var answers = output.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
+    return asked.map { asked -> String? in
+      guard asked, let answer = answers.next() else { return nil }
+      let fields = answer.split(separator: " ")
+      guard fields.count == 3, fields[1] == "commit", fields[0].allSatisfy(\.isHexDigit) else {
+        return nil
+      }
+      return String(fields[0])
+    }
+  }
+
   /// A commit's tree and parents.
   func treeAndParents(of commit: String, in repository: URL) async throws -> (
     tree: String, parents: [String]

@@ -24,7 +24,7 @@ struct PublicationTests {
       branch: session.baseline.branch, base: changes.baseline, tree: changes.tree
     )
     let pushed = try await operations.attemptCommit(
-      attempt, request: attemptRequest, in: session.source.reference)
+      attempt, remembered: nil, request: attemptRequest, in: session.source.reference)
     try await operations.push(pushed, for: attempt, in: session.source.reference)
 
     // The retry of the same attempt answers the record of what landed.
@@ -37,11 +37,49 @@ struct PublicationTests {
     #expect(try await harness.remote.proposalRefs() == [attempt.proposalRef])
 
     // Pushing the same attempt again is "up to date": the commit is the same hash.
+    let remembered = try await operations.commit(attempt.attemptRef, in: session.source.reference)
+    #expect(remembered == pushed)
     #expect(
       try await operations.attemptCommit(
-        attempt, request: attemptRequest, in: session.source.reference) == pushed)
+        attempt, remembered: remembered, request: attemptRequest, in: session.source.reference)
+        == pushed)
     try await operations.push(pushed, for: attempt, in: session.source.reference)
     #expect(try await harness.remote.proposalRefs() == [attempt.proposalRef])
+  }
+
+  @Test func aRetryAfterAnAttemptThatNeverPushedPushesTheRememberedCommit() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let remote = try await TestRemote.make(in: directory)
+    // A clock that moves a minute per reading: a commit made again would get another hash.
+    let clock = LockIsolated(Date(timeIntervalSince1970: 1_800_000_000))
+    let client = GitWorkspaceClient(
+      configuration: GitWorkspaceConfiguration(
+        remote: remote.path, root: remote.root,
+        now: {
+          clock.withValue { now in
+            now += 60
+            return now
+          }
+        }),
+      capability: { .ada })
+    let session = try await client.prepareSource("never-pushed")
+    try append("edit\n", to: session.source.worktree.appendingPathComponent("a.txt"))
+    let changes = try await client.captureChanges(session.source, session.baseline)
+    let attemptRequest = request("Never pushed")
+
+    // The attempt's commit is made and remembered; the call ends before its push.
+    let attempt = ProposalAttempt(
+      key: attemptRequest.idempotencyKey, namespace: "refs/proposals",
+      branch: session.baseline.branch, base: changes.baseline, tree: changes.tree
+    )
+    let made = try await client.authorized().attemptCommit(
+      attempt, remembered: nil, request: attemptRequest, in: session.source.reference)
+
+    let record = try await client.publishProposal(
+      session.source, session.baseline, changes, attemptRequest)
+    #expect(record.contentRevision == made, "the retry pushes the commit it made before")
+    #expect(try await remote.proposalRefs() == [attempt.proposalRef])
   }
 
   @Test func retriesAnswerTheSameRecordAndTheProposalHasTheCapturedContent() async throws {
@@ -107,7 +145,7 @@ struct PublicationTests {
       branch: "main", base: changes.baseline, tree: changes.tree
     )
     let commit = try await operations.attemptCommit(
-      attempt, request: attemptRequest, in: session.source.reference)
+      attempt, remembered: nil, request: attemptRequest, in: session.source.reference)
     try await harness.remote.commit(on: "main")
     let error = await #expect(throws: GitError.self) {
       try await operations.push(commit, for: attempt, in: session.source.reference)
