@@ -117,6 +117,10 @@ public struct StoreTask: Sendable {
     // "Third pass").
     guard let box else { return }
     await withTaskCancellationHandler {
+      // Captured: the closure is isolated to the caller's actor and waits there. Without it the
+      // closure is nonisolated: each wait resumes on the global executor and hops back, one
+      // thread wake-up more per round trip.
+      _ = isolation
       var awaited = 0
       while let task = box.task(at: awaited) {
         await task.value
