@@ -30,13 +30,15 @@ struct HardeningTests {
   func brokenPipe() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    // The reader closes its end first; only then are commands fed, so every write fails.
+    // The reader closes its end first; only then are commands fed, so every write fails. The
+    // commands go in one write: demo-cli exits after its first failed write, and a second
+    // write of the feeder's own would then fail too (its error, not demo-cli's, on stderr).
     let script = #"""
       trap '' PIPE
       {
         n=0
         while [ ! -e "$1/closed" ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
-        echo status; echo status
+        printf 'status\nstatus\n'
       } | { "$0" repl; echo "exit=$?" >&2; } | { exec 0<&-; touch "$1/closed"; }
       """#
     let run = try await DemoCLIBinary.shell(script, [directory.path])
