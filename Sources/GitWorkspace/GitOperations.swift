@@ -42,9 +42,15 @@ struct GitOperations: Sendable {
 
   // MARK: Revisions and refs
 
+  /// Whether git is asked what `spec` names: an empty name, one git would read as an option
+  /// (`-…`) or one spanning lines (the batch protocol reads a name per line) names nothing.
+  private static func isAskable(_ spec: String) -> Bool {
+    !spec.isEmpty && !spec.hasPrefix("-") && !spec.contains(where: \.isNewline)
+  }
+
   /// The full commit hash `spec` names in `repository`, or `nil` when it names none.
   func commit(_ spec: String, in repository: URL) async throws -> String? {
-    guard !spec.isEmpty, !spec.hasPrefix("-") else { return nil }
+    guard Self.isAskable(spec) else { return nil }
     let result = try await git.run(
       ["rev-parse", "--verify", "--quiet", "\(spec)^{commit}"], in: repository,
       acceptedStatuses: [0, 1, 128]
@@ -54,10 +60,10 @@ struct GitOperations: Sendable {
   }
 
   /// The full commit hashes `specs` name in `repository`, in order (`nil` for one that names
-  /// no commit), from one `git cat-file --batch-check`: one process however many names. A name
-  /// that is empty, begins with `-` or spans lines names nothing, as for ``commit(_:in:)``.
+  /// no commit), from one `git cat-file --batch-check`: one process however many names. The
+  /// names ``commit(_:in:)`` does not ask about name nothing here either.
   func commits(_ specs: [String], in repository: URL) async throws -> [String?] {
-    let asked = specs.map { !$0.isEmpty && !$0.hasPrefix("-") && !$0.contains(where: \.isNewline) }
+    let asked = specs.map(Self.isAskable)
     let names = zip(specs, asked).filter(\.1).map { "\($0.0)^{commit}\n" }
     guard !names.isEmpty else { return specs.map { _ in nil } }
     let output = try await git.text(

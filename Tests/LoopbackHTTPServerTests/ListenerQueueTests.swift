@@ -3,8 +3,9 @@
   import Foundation
   import Glibc
   import HTTPTestSupport
-  import LoopbackSockets
   import Testing
+
+  @testable import LoopbackSockets
 
   /// The listener's queue of connections waiting for `accept`: a burst of clients is queued by
   /// the kernel while the accept thread is busy, not dropped (a dropped handshake is retried by
@@ -67,13 +68,10 @@
 
     /// A non-blocking connect to 127.0.0.1:`port`, waited for at most `milliseconds`.
     private static func connect(port: UInt16, within milliseconds: Int32) -> Int32? {
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let descriptor = SystemCall.makeStreamSocket()
       guard descriptor >= 0 else { return nil }
       _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = port.bigEndian
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      var address = LoopbackAddress.make(port: port)
       let started = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
           Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
