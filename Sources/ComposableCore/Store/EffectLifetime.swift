@@ -6,11 +6,13 @@
 /// finishing and cancelling an effect touch no table but the one of its keys. A plain `.run`
 /// effect's record is its `EffectRun`, which is also its input: one object per effect.
 ///
-/// Everything here is guarded by the registry's lock (a record has no lock of its own). The
-/// operation is marked finished from the effect's own thread the moment it returns, so "still
-/// running" checks never count an effect that has only its bookkeeping left: a plain `.run`
-/// effect does its bookkeeping there too, under the same lock (``EffectRegistry/end(_:)``);
-/// other effects do it on the main actor afterwards.
+/// Everything here is guarded by the registry's lock (a record has no lock of its own). A
+/// plain `.run` effect ends on the main actor, where its operation usually returns (after
+/// sending its last action): marked finished and removed at once, under one lock
+/// (``EffectRegistry/finish(_:)``). Other effects (a test store's, a concatenation) are
+/// marked finished from their own thread the moment the operation returns, so "still
+/// running" checks never count an effect that has only its bookkeeping left (a test store's
+/// exact waits count on it), and do the bookkeeping on the main actor afterwards.
 @usableFromInline
 package class EffectLifetime: @unchecked Sendable {
   /// Where a record is in its registry.

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Every store has its own registry, so stores (and parallel tests) never cancel each other's
 /// work. The store changes it from the main actor; its state is guarded by a lock so that an
-/// effect ending on the thread where its operation returned, a store released on another thread
-/// (its deinitializer is nonisolated), or a `StoreTask` cancelled from any task, can change it
-/// without racing the main actor. Change notifications are delivered on the main actor,
+/// effect marking its operation returned on its own thread, a store released on another
+/// thread (its deinitializer is nonisolated), or a `StoreTask` cancelled from any task, can
+/// change it without racing the main actor. Change notifications are delivered on the main actor,
 /// outside the lock.
 ///
 /// An effect's record (``EffectLifetime``) is its entry: the registry links the records of
@@ -254,13 +254,6 @@ package final class EffectRegistry: @unchecked Sendable {
   @MainActor
   package func finish(_ record: EffectLifetime) {
     withEntries { $0.remove(record) }.send()
-  }
-
-  /// Marks an effect's operation returned and removes the effect, at once, from any thread:
-  /// an effect's task ends this way where its operation returned, without coming back to the
-  /// main actor. Observers, if any are due a notification, hear of it on the main actor.
-  package func end(_ record: EffectLifetime) {
-    withEntries { $0.remove(record) }.sendFromAnyThread()
   }
 
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under

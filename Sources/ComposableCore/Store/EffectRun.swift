@@ -41,24 +41,27 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// The usual task: the dependencies and issue reporters the effect captured are those in
   /// force (the task inherits them from here), so nothing is bound.
   ///
-  /// The task begins on the main actor, as every effect's, and ends where its operation
-  /// returned: its closure is isolated to `mainActor` through the captured parameter, which
-  /// (unlike an `@MainActor` closure) needs no hop back to the main actor once nothing is left
-  /// to run there. The effect's bookkeeping is done off the main actor, under the registry's
-  /// lock (``EffectRegistry/end(_:)``). What the operation captured is released there too, off
-  /// the main actor (it is `Sendable`).
+  /// The task begins on the main actor, as every effect's, runs its operation off it, and
+  /// ends there: the closure is isolated to `mainActor` through the captured parameter, and
+  /// so is the inlined `perform`, which comes back to it once the operation returns. An
+  /// operation that last sent an action (the usual case) returns on the main actor already, so
+  /// its effect ends with no hop at all: no thread is woken to do the bookkeeping, and nothing
+  /// contends for the registry's lock with the main actor (BENCHMARKS.md, "The effect's
+  /// ending (stop 44)"). An operation that returned elsewhere hops back once, as an
+  /// `@MainActor` task's closure would.
   ///
-  /// The closure keeps 64 bytes across the wait (a plain task's keeps 80), which keeps an
-  /// effect suspended in `Task.sleep` within the task allocator's first slab (984 bytes)
-  /// instead of costing it a second one. What makes it that small: one path, the operation
-  /// read from a field at a fixed offset, `Send` made inline, and the ending and error handling
-  /// out of line. After any change here, check the size with `scripts/task-frame-sizes` on a
-  /// release build.
+  /// The closure keeps 80 bytes across the wait, as a plain task's does, which keeps an effect
+  /// suspended in `Task.sleep` within the task allocator's first slab (984 bytes) instead of
+  /// costing it a second one. What makes it that small: one path, the operation read from a
+  /// field at a fixed offset, `Send` made inline, and the ending and error handling out of
+  /// line. After any change here, check the size with `scripts/task-frame-sizes` on a release
+  /// build.
   private func startTask(on mainActor: isolated MainActor) -> Task<Void, Never> {
     Task(priority: captured.priority) {
       _ = mainActor  // captured: the closure is isolated to it, so the task begins there
       guard self.begin() else { return }
-      await Self.perform(self.operation, Send(self.context), for: self, endingHere: true)
+      await Self.perform(
+        self.operation, Send(self.context), for: self, endingHere: true, on: mainActor)
     }
   }
 
@@ -92,13 +95,14 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     return false
   }
 
-  /// The operation, off the main actor, called directly; then the effect is marked finished,
-  /// or (`endingHere`) ended altogether. Inlined into the task's closure: it keeps nothing
-  /// across the wait but what the closure captured.
+  /// The operation, off the main actor, called directly; then, back on `isolation`, the effect
+  /// is marked finished, or (`endingHere`, with `isolation` the main actor) ended altogether.
+  /// Inlined into the task's closure: it keeps nothing across the wait but `isolation` and
+  /// the record.
   @inline(__always)
   private static func perform(
     _ operation: RunOperation<Action>.Operation, _ send: Send<Action>, for run: EffectRun,
-    endingHere: Bool
+    endingHere: Bool, on isolation: isolated (any Actor)?
   ) async {
     do {
       try await operation(send)
@@ -114,18 +118,19 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// one in force.
   private func performInstallingContext() async {
     if captured.isInForce {
-      await Self.perform(operation, Send(context), for: self, endingHere: false)
+      await Self.perform(operation, Send(context), for: self, endingHere: false, on: nil)
     } else {
       await captured.install {
-        await Self.perform(operation, Send(context), for: self, endingHere: false)
+        await Self.perform(operation, Send(context), for: self, endingHere: false, on: nil)
       }
     }
   }
 
-  /// Marks the effect finished and takes it out of the registry, from any thread. Out of
-  /// line, as ``EffectLifetime/markFinished()``.
+  /// Marks the effect finished and takes it out of the registry. Called on the main actor (the
+  /// usual task's closure is isolated to its instance, which the compiler does not equate with
+  /// `@MainActor`, hence the assumption). Out of line, as ``EffectLifetime/markFinished()``.
   @inline(never)
-  private func end() { registry.end(self) }
+  private func end() { MainActor.assumeIsolated { registry.finish(self) } }
 
   /// Out of line: an error's handling costs the task's frame nothing until it happens.
   @inline(never)
@@ -137,7 +142,8 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   private var context: EffectContext<Action> { EffectContext(input: self, lifetime: self) }
 
   func send(_ action: Action) {
-    engine.engine?.receive(action, into: replies)
+    guard let engine = engine.engine else { return }
+    engine.receiveFromEffect(engine, action, replies)
   }
 
   func modify(_ modification: StateModification) {

@@ -78,6 +78,11 @@ package final class StoreEngine<State, Action: Sendable> {
     [EffectKey: @Sendable (State) -> Bool] = [:]
   /// The open windows of throttled effects (`Effect.throttle`), per key.
   var throttleWindows = ThrottleWindows()
+  /// ``receive(_:into:)``, made where the store is created (the initializer is inlinable), so
+  /// it is specialized for the feature's types: an action an effect sends back is reduced by
+  /// the same specialized code as a `send`, not by generic code that looks up the types'
+  /// metadata on every call (its caller, the effect's record, is generic).
+  @usableFromInline let receiveFromEffect: (StoreEngine, Action, StoreTask.Box) -> Void
   /// This engine, held weakly by its running effects.
   @usableFromInline lazy var weakSelf: WeakEngine<State, Action> = WeakEngine(self)
 
@@ -97,6 +102,7 @@ package final class StoreEngine<State, Action: Sendable> {
     self.state = initialState
     self.reducer = reducer.reduce(into:action:)
     self.dependencies = dependencies
+    self.receiveFromEffect = { engine, action, box in engine.receive(action, into: box) }
   }
 
   deinit {
@@ -124,6 +130,7 @@ package final class StoreEngine<State, Action: Sendable> {
 
   /// An action sent back by an effect: its own effects join the task of the send that started
   /// that effect.
+  @inlinable
   func receive(_ action: Action, into box: StoreTask.Box) {
     if isDraining {
       queue.append(.action(action, .effect, .box(box)))
