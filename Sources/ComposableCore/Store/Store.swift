@@ -220,9 +220,10 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Whether an effect made cancellable with `id` by this store's reducer is running.
   /// Observable: reading it inside observation tracking registers the access.
   ///
-  /// An effect leaves flight the moment its operation returns, on the thread where it
-  /// returned, so two reads in one main-actor turn can differ; observers hear of the change on
-  /// the main actor.
+  /// An effect leaves flight on the main actor: at once when its operation returned there
+  /// (after sending its last action), otherwise in the main actor's next turn. So two reads in
+  /// one main-actor turn agree, unless a `StoreTask` was cancelled from another task between
+  /// them; observers hear of the change when it happens.
   ///
   /// ```swift
   /// let refreshing = store.isEffectInFlight(Search.CancelID.query)
