@@ -256,6 +256,16 @@ package final class EffectRegistry: @unchecked Sendable {
     withEntries { $0.remove(record) }.send()
   }
 
+  /// ``finish(_:)`` for a caller on the main actor that the compiler cannot see is there (a
+  /// task's closure isolated to the main actor's instance, not to `@MainActor`). The
+  /// assumption is checked only when observers are due a notification: its closure costs an
+  /// allocation.
+  func finishOnMainActor(_ record: EffectLifetime) {
+    let notifications = withEntries { $0.remove(record) }
+    guard !notifications.isEmpty else { return }
+    MainActor.assumeIsolated { notifications.send() }
+  }
+
   /// Cancels every effect running under any of `keys`: at once it is no longer in flight under
   /// any key; it is tracked as draining until it has stopped. Keys with nothing in flight are
   /// skipped. Observers hear of it once, however many keys.

@@ -126,11 +126,10 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     }
   }
 
-  /// Marks the effect finished and takes it out of the registry. Called on the main actor (the
-  /// usual task's closure is isolated to its instance, which the compiler does not equate with
-  /// `@MainActor`, hence the assumption). Out of line, as ``EffectLifetime/markFinished()``.
+  /// Marks the effect finished and takes it out of the registry, on the main actor. Out of
+  /// line, as ``EffectLifetime/markFinished()``.
   @inline(never)
-  private func end() { MainActor.assumeIsolated { registry.finish(self) } }
+  private func end() { registry.finishOnMainActor(self) }
 
   /// Out of line: an error's handling costs the task's frame nothing until it happens.
   @inline(never)
