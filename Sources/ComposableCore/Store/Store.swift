@@ -203,7 +203,10 @@ public final class Store<State, Action: Sendable>: Observable {
   @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    if let engine { return engine.send(action) }
+    // Not `if let engine`: that copy retained the engine on every send, and an engine (held
+    // weakly by its effects) has a side table, so each retain and release was the runtime's
+    // slow path.
+    if let task = engine?.send(action) { return task }
     if mayDisappear, derivedAt != tree.batches { rederive() }
     guard !isGone else {
       reportIssue(
