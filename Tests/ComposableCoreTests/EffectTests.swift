@@ -124,15 +124,20 @@ struct EffectTests {
   func inFlightChangesOnTheMainActor() async {
     let gate = Gate()
     let log = Log<String>()
-    let store = Store(initialState: Stubborn.State()) { Stubborn(gate: gate, log: log) }
+    let store = Store(initialState: Returning.State()) { Returning(gate: gate, log: log) }
     let task = store.send(.start)
     await log.wait(for: "waiting")
+    // One main-actor turn: the operation resumes on another thread and returns, which this
+    // turn sees (for at most 15 seconds); 20 ms later it reads twice. An effect that left
+    // flight where its operation returned would be out of flight by then.
     gate.release()
-    // The operation resumes and returns on another thread while this turn goes on for 20 ms:
-    // an effect that left flight where its operation returned would be out of flight by now.
     let clock = ContinuousClock()
-    let end = clock.now.advanced(by: .milliseconds(20))
-    while clock.now < end {}
+    let deadline = clock.now.advanced(by: .seconds(15))
+    while !log.all.contains("returning"), clock.now < deadline {}
+    #expect(log.all.contains("returning"), "the operation did not return within 15 seconds")
+    let settled = clock.now.advanced(by: .milliseconds(20))
+    while clock.now < settled {}
+    #expect(store.isEffectInFlight("work"))
     #expect(store.isEffectInFlight("work"))
     await task.finish(timeout: .seconds(15))
     #expect(!store.isEffectInFlight("work"))
@@ -343,6 +348,23 @@ private struct Stubborn: Reducer {
     case .stop:
       return .cancel(id: "work")
     }
+  }
+}
+
+/// An effect that waits for its gate and logs, as its last step, that it returns.
+private struct Returning: Reducer {
+  struct State: Equatable {}
+  enum Action: Sendable, Equatable { case start }
+  let gate: Gate
+  let log: Log<String>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    .run { [gate, log] _ in
+      log.append("waiting")
+      await gate.wait()
+      log.append("returning")
+    }
+    .cancellable(id: "work")
   }
 }
 

@@ -9,10 +9,11 @@
 /// Everything here is guarded by the registry's lock (a record has no lock of its own). A
 /// plain `.run` effect ends on the main actor, where its operation usually returns (after
 /// sending its last action): marked finished and removed at once, under one lock
-/// (``EffectRegistry/finish(_:)``). Other effects (a test store's, a concatenation) are
-/// marked finished from their own thread the moment the operation returns, so "still
-/// running" checks never count an effect that has only its bookkeeping left (a test store's
-/// exact waits count on it), and do the bookkeeping on the main actor afterwards.
+/// (`EffectRegistry.finishOnMainActor`). Other effects (a test store's, one whose captured
+/// dependencies are not those in force, a concatenation) are marked finished from their own
+/// thread the moment the operation returns, so "still running" checks never count an effect
+/// that has only its bookkeeping left (a test store's exact waits count on it), and do the
+/// bookkeeping on the main actor afterwards.
 @usableFromInline
 package class EffectLifetime: @unchecked Sendable {
   /// Where a record is in its registry.

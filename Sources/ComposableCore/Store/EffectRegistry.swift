@@ -165,9 +165,9 @@ package final class EffectRegistry: @unchecked Sendable {
     withEntries { $0.keysDidChange = callback }
   }
 
-  /// Called after any effect finished or was cancelled: at once on the main actor for effects
-  /// that end there (a test store's, which start their tasks their own way), from a main-actor
-  /// task for plain `.run` effects of other stores, which end where their operation returned.
+  /// Called after any effect finished or was cancelled: at once, on the main actor, where every
+  /// effect ends and where `.cancel` effects cancel; from a main-actor task when a `StoreTask`
+  /// is cancelled (from any task).
   package func onEffectsChange(_ callback: @escaping Callback) {
     withEntries { $0.effectsDidChange = callback }
   }

@@ -48,7 +48,9 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   /// its effect ends with no hop at all: no thread is woken to do the bookkeeping, and nothing
   /// contends for the registry's lock with the main actor (BENCHMARKS.md, "The effect's
   /// ending (stop 44)"). An operation that returned elsewhere hops back once, as an
-  /// `@MainActor` task's closure would.
+  /// `@MainActor` task's closure would. So an effect needs a main-actor turn to end (and its
+  /// `StoreTask` to finish), and what its operation captured is released on the main actor,
+  /// when its task completes.
   ///
   /// The closure keeps 80 bytes across the wait, as a plain task's does, which keeps an effect
   /// suspended in `Task.sleep` within the task allocator's first slab (984 bytes) instead of

@@ -223,10 +223,11 @@ public final class Store<State, Action: Sendable>: Observable {
   /// Whether an effect made cancellable with `id` by this store's reducer is running.
   /// Observable: reading it inside observation tracking registers the access.
   ///
-  /// An effect leaves flight on the main actor: at once when its operation returned there
-  /// (after sending its last action), otherwise in the main actor's next turn. So two reads in
-  /// one main-actor turn agree, unless a `StoreTask` was cancelled from another task between
-  /// them; observers hear of the change when it happens.
+  /// An effect leaves flight on the main actor: when its operation returned there (after
+  /// sending its last action) at once, otherwise in a main-actor job after it returned. So two
+  /// reads in one main-actor turn agree, unless a `StoreTask` was cancelled between them
+  /// (from another task). Observers hear of an effect's end as it happens, and of a
+  /// `StoreTask`'s cancellation in a main-actor task.
   ///
   /// ```swift
   /// let refreshing = store.isEffectInFlight(Search.CancelID.query)
