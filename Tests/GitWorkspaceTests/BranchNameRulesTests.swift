@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import GitWorkspace
@@ -15,7 +16,7 @@ struct BranchNameRulesTests {
     "refs/heads/x", "refsx", "", "a/b/c.lock", "a/.lock/b", "a..lock", "...",
   ]
 
-  @Test("Each name is well formed exactly when git check-ref-format says so")
+  @Test("Each name is well formed exactly when git check-ref-format says so", .requires(.git))
   func agreesWithGit() async throws {
     for name in Self.names {
       let result = try await GitProcess().run(

@@ -8,7 +8,9 @@ import Testing
 /// Publication resolves its baseline and its remembered attempt in one git process.
 @Suite("Commit resolution")
 struct CommitResolutionTests {
-  @Test("Several names resolve to their commits in one call, in order; the others to nil")
+  @Test(
+    "Several names resolve to their commits in one call, in order; the others to nil",
+    .requires(.git))
   func resolvesInOrder() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
