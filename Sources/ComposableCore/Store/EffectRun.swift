@@ -62,8 +62,7 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
     Task(priority: captured.priority) {
       _ = mainActor  // captured: the closure is isolated to it, so the task begins there
       guard self.begin() else { return }
-      await Self.perform(
-        self.operation, Send(self.context), for: self, endingHere: true, on: mainActor)
+      await Self.perform(self.operation, Send(self.context), for: self, on: mainActor)
     }
   }
 
@@ -98,13 +97,13 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
   }
 
   /// The operation, off the main actor, called directly; then, back on `isolation`, the effect
-  /// is marked finished, or (`endingHere`, with `isolation` the main actor) ended altogether.
-  /// Inlined into the task's closure: it keeps nothing across the wait but `isolation` and
-  /// the record.
+  /// is ended altogether when that is the main actor (the usual task), or only marked finished
+  /// when it is `nil` (its caller ends it). Inlined into the task's closure: it keeps nothing
+  /// across the wait but `isolation` and the record.
   @inline(__always)
   private static func perform(
     _ operation: RunOperation<Action>.Operation, _ send: Send<Action>, for run: EffectRun,
-    endingHere: Bool, on isolation: isolated (any Actor)?
+    on isolation: isolated (any Actor)?
   ) async {
     do {
       try await operation(send)
@@ -113,17 +112,17 @@ final class EffectRun<State, Action: Sendable>: EffectLifetime, EffectInput, @un
       // 10,000 of these); other errors go to the handler.
       if !endsEffectQuietly(error) { await run.handle(error) }
     }
-    if endingHere { run.end() } else { run.markFinished() }
+    if isolation == nil { run.markFinished() } else { run.end() }
   }
 
   /// The operation, off the main actor, with its captured context bound when it is not the
   /// one in force.
   private func performInstallingContext() async {
     if captured.isInForce {
-      await Self.perform(operation, Send(context), for: self, endingHere: false, on: nil)
+      await Self.perform(operation, Send(context), for: self, on: nil)
     } else {
       await captured.install {
-        await Self.perform(operation, Send(context), for: self, endingHere: false, on: nil)
+        await Self.perform(operation, Send(context), for: self, on: nil)
       }
     }
   }
